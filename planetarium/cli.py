@@ -1,0 +1,180 @@
+"""The ``planetarium`` command: a thin click layer over the library.
+
+Exit codes: 0 success (a "not equivalent" verdict is a success), 1 error in the input (missing
+file, unreadable ground truth, bad batch lines), 2 usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import click
+
+from . import __version__
+
+INPUT_ERROR = 1
+
+
+class LazyGroup(click.Group):
+    """Loads sub-command groups (data, eval, finetune) only when they are invoked or listed."""
+
+    lazy = {
+        "data": ("planetarium.dataset.cli", "data_group"),
+        "eval": ("planetarium.llm.cli", "eval_group"),
+        "finetune": ("planetarium.finetune.cli", "finetune_command"),
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy))
+
+    def get_command(self, ctx: click.Context, name: str):
+        if name in self.lazy:
+            import importlib
+
+            module, attr = self.lazy[name]
+            return getattr(importlib.import_module(module), attr)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup)
+@click.version_option(__version__, prog_name="planetarium")
+def main() -> None:
+    """Planetarium: did the model write the right PDDL?"""
+
+
+def _read_text(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as err:
+        raise click.ClickException(f"cannot read {path}: {err.strerror}") from err
+
+
+def _json_lines(path: str) -> Iterator[dict]:
+    """Yield one item per line; a line that is not a JSON object becomes a marked bad item."""
+    from .batch import BAD_INPUT_KEY
+
+    stream = sys.stdin if path == "-" else open(path, encoding="utf-8", errors="replace")
+    with stream:
+        for number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError as err:
+                yield {"id": None, BAD_INPUT_KEY: f"line {number}: invalid JSON ({err.msg})"}
+                continue
+            if not isinstance(item, dict):
+                item = {"id": None, BAD_INPUT_KEY: f"line {number}: not a JSON object"}
+            yield item
+
+
+def _summary(rows: list[dict]) -> str:
+    n = len(rows)
+    if not n:
+        return "no pairs graded"
+    count = lambda key: sum(1 for r in rows if r[key] is True)  # noqa: E731
+    correct = sum(1 for r in rows if r["parseable"] and r["solvable"] and r["equivalent"])
+    statuses = {}
+    for r in rows:
+        statuses[r["status"]] = statuses.get(r["status"], 0) + 1
+    pct = lambda k: f"{k:6d} ({100 * k / n:5.1f}%)"  # noqa: E731
+    return "\n".join([
+        f"pairs      {n:6d}",
+        f"parseable  {pct(count('parseable'))}",
+        f"solvable   {pct(count('solvable'))}",
+        f"equivalent {pct(count('equivalent'))}",
+        f"correct    {pct(correct)}",
+        "status     " + ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items())),
+    ])
+
+
+def _run_batch(source: str, out: str | None, workers: int | None, timeout: float,
+               options: dict) -> list[dict]:
+    from .batch import grade_batch
+
+    sink = open(out, "w", encoding="utf-8") if out else sys.stdout
+    rows = []
+    try:
+        for row in grade_batch(_json_lines(source), workers=workers, timeout_s=timeout,
+                               progress=sys.stderr.isatty(), **options):
+            rows.append(row)
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+    finally:
+        if out:
+            sink.close()
+    return rows
+
+
+@main.command()
+@click.argument("gt", required=False, type=click.Path(dir_okay=False))
+@click.argument("pred", required=False, type=click.Path(dir_okay=False))
+@click.option("--batch", "batch", type=click.Path(dir_okay=False, allow_dash=True),
+              help="JSONL of {id, gt, pred, is_placeholder} (PDDL texts); '-' reads stdin.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Batch results JSONL (default stdout).")
+@click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: CPUs).")
+@click.option("--placeholder", is_flag=True, help="Goal objects are placeholders (any permutation).")
+@click.option("--ignore-typing", is_flag=True, help="Ignore object types (relaxed metric).")
+@click.option("--no-solve", is_flag=True, help="Skip the solvability check.")
+@click.option("--timeout", type=click.FloatRange(0.1), default=10.0, show_default=True,
+              help="Seconds per pair; running out reports 'timeout', never 'not equivalent'.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+def grade(gt, pred, batch, out, workers, placeholder, ignore_typing, no_solve, timeout, as_json):
+    """Grade PRED against the ground truth GT (or a whole --batch)."""
+    options = {"relax_typing": ignore_typing, "check_solvable": not no_solve}
+    if batch:
+        if gt or pred:
+            raise click.UsageError("give either GT PRED or --batch, not both")
+        rows = _run_batch(batch, out, workers, timeout, options)
+        click.echo(_summary(rows), err=True)
+        bad = sum(1 for r in rows if r["reason"].startswith("bad input item"))
+        if bad:
+            click.echo(f"{bad} input line(s) could not be graded (see their 'reason')", err=True)
+            sys.exit(INPUT_ERROR)
+        return
+    if not (gt and pred):
+        raise click.UsageError("give GT and PRED files, or --batch PAIRS.jsonl")
+    from .grading import grade as grade_pair
+
+    result = grade_pair(_read_text(gt), _read_text(pred), is_placeholder=placeholder,
+                        timeout_s=timeout, **options)
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        show = lambda v: {True: "yes", False: "no", None: "undecided"}[v]  # noqa: E731
+        click.echo(f"parseable:  {show(result.parseable)}\nsolvable:   {show(result.solvable)}\n"
+                   f"equivalent: {show(result.equivalent)}\nstatus:     {result.status}\n"
+                   f"reason:     {result.reason}")
+    if result.status == "error" and result.reason.startswith("ground truth"):
+        sys.exit(INPUT_ERROR)
+
+
+@main.command()
+def domains() -> None:
+    """List the registered domains (and plug-ins that failed to load)."""
+    from .domains import available_domains, failed_plugins
+
+    for name, domain in available_domains().items():
+        planner = "domain planner" if domain.has_planner else "generic planner"
+        click.echo(f"{name:16s} {type(domain).__module__}  ({planner})")
+    for name, why in failed_plugins().items():
+        click.echo(f"{name:16s} FAILED TO LOAD: {why}")
+
+
+@main.command()
+@click.option("--workers", type=click.IntRange(1), default=None)
+def demo(workers) -> None:
+    """Grade the built-in sample of model outputs and print the summary."""
+    from importlib.resources import files
+
+    sample = files("planetarium").joinpath("samples", "pairs.jsonl")
+    click.echo(f"Grading the built-in sample {sample.name} ...", err=True)
+    rows = _run_batch(str(sample), None, workers, 10.0, {})
+    click.echo(_summary(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""What a domain plug-in provides, and the generic behaviour it gets for free.
+
+A domain is one object: a name, its PDDL text, ``fully_specify`` and, optionally, a planner and
+dataset tasks.  Built-in domains subclass :class:`Domain` and override ``fully_specify`` and
+``solve`` with exact polynomial algorithms; a third-party domain may override nothing and still
+grade small problems through the bounded brute force inherited here.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, Sequence
+
+from ..pddl.domain import Atom, DomainDef, parse_domain
+from ..pddl.problem import Problem
+
+#: The brute force inherited by plug-ins that define no ``fully_specify`` gives up past this.
+DEFAULT_MAX_STATES = 200_000
+
+Plan = list[tuple[str, ...]]  # ground actions as ``(name, arg1, ...)``
+
+
+class Domain:
+    """A planning domain known to Planetarium.
+
+    Subclasses override :meth:`fully_specify` (and :meth:`solve` when they have a planner).
+    """
+
+    #: Whether :meth:`solve` is an exact, complete planner for this domain.
+    has_planner: bool = False
+
+    def __init__(self, name: str, pddl: str) -> None:
+        self.name = name
+        self.pddl = pddl
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+    @cached_property
+    def definition(self) -> DomainDef:
+        """The parsed domain file (parsed once, on first use)."""
+        definition = parse_domain(self.pddl)
+        if definition.name != self.name:
+            raise ValueError(f"domain file declares '{definition.name}', plug-in says '{self.name}'")
+        return definition
+
+    def static_facts(self, problem: Problem) -> frozenset[Atom]:
+        """Initial facts of predicates that no action changes: true in every reachable state."""
+        static = self.definition.static_predicates
+        return frozenset(a for a in problem.init if a[0] in static)
+
+    def fully_specify(self, problem: Problem) -> frozenset[Atom] | None:
+        """Every fact true in all goal states reachable from the initial state.
+
+        Returns ``None`` when no goal state is reachable.  The result includes static facts and
+        the goal itself.  This generic version enumerates the state space and raises
+        :class:`~planetarium.errors.ResourceLimitError` past :data:`DEFAULT_MAX_STATES`.
+        """
+        from ..testing.bruteforce import reachable_goal_intersection
+
+        return reachable_goal_intersection(self.definition, problem, DEFAULT_MAX_STATES)
+
+    def solve(self, problem: Problem, timeout_s: float | None = None) -> Plan | None:
+        """A plan for ``problem``, or ``None`` if it has none.
+
+        Raises :class:`~planetarium.errors.ResourceLimitError` when the time limit runs out.
+        Domains without a planner of their own use the generic search.
+        """
+        from ..planning import generic_solve
+
+        return generic_solve(self.definition, problem, timeout_s)
+
+    def dataset_tasks(self) -> Sequence[Any]:
+        """Dataset task layouts this domain contributes (none by default)."""
+        return ()

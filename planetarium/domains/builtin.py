@@ -1,0 +1,36 @@
+"""The shape shared by the built-in domains: PDDL file beside the code, exact algorithms in
+sibling modules (``specify`` for fully_specify, ``planner`` for solve), loaded on first use."""
+
+from __future__ import annotations
+
+import importlib
+from importlib.resources import files
+
+from ..pddl.problem import Problem
+from .base import Domain, Plan
+
+
+class BuiltinDomain(Domain):
+    """A domain whose package holds ``domain.pddl``, ``specify.py`` and ``planner.py``."""
+
+    has_planner = True
+
+    def __init__(self, name: str, package: str) -> None:
+        super().__init__(name, files(package).joinpath("domain.pddl").read_text())
+        self.package = package
+
+    def _module(self, name: str):
+        return importlib.import_module(f"{self.package}.{name}")
+
+    def fully_specify(self, problem: Problem):
+        return self._module("specify").fully_specify(self, problem)
+
+    def solve(self, problem: Problem, timeout_s: float | None = None) -> Plan | None:
+        return self._module("planner").solve(self, problem, timeout_s)
+
+    def dataset_tasks(self):
+        try:
+            tasks = self._module("tasks")
+        except ModuleNotFoundError:
+            return ()
+        return tasks.TASKS

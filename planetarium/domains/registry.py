@@ -1,0 +1,70 @@
+"""Finding domains: built-ins and third-party plug-ins, through one entry-point group.
+
+Built-in domains register through the same ``planetarium.domains`` entry-point group that
+plug-ins use, so adding a domain never means editing core files.  ``register_domain`` adds one at
+run time (tests, notebooks).  A plug-in that fails to load is remembered with its reason and
+listed by ``planetarium domains`` instead of breaking every other domain.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+
+from ..errors import DomainNotFoundError
+from .base import Domain
+
+ENTRY_POINT_GROUP = "planetarium.domains"
+
+_domains: dict[str, Domain] = {}
+_failures: dict[str, str] = {}
+_loaded = False
+
+
+def _load_entry_points() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            domain = ep.load()
+            if not isinstance(domain, Domain):
+                raise TypeError(f"{ep.value} is a {type(domain).__name__}, not a planetarium Domain")
+        except Exception as err:  # a broken plug-in must not break the others
+            _failures[ep.name] = f"{type(err).__name__}: {err}"
+            continue
+        _domains.setdefault(domain.name, domain)
+
+
+def register_domain(domain: Domain, *, replace: bool = False) -> Domain:
+    """Make ``domain`` available by name; refuses to shadow an existing one unless ``replace``."""
+    _load_entry_points()
+    if domain.name in _domains and not replace and _domains[domain.name] is not domain:
+        raise ValueError(f"a domain named '{domain.name}' is already registered")
+    _domains[domain.name] = domain
+    return domain
+
+
+def unregister_domain(name: str) -> None:
+    _domains.pop(name, None)
+
+
+def get_domain(name: str) -> Domain:
+    """The registered domain called ``name`` (case-insensitive)."""
+    _load_entry_points()
+    try:
+        return _domains[name.lower()]
+    except KeyError:
+        known = ", ".join(sorted(_domains)) or "none"
+        raise DomainNotFoundError(f"unknown domain '{name}' (registered: {known})") from None
+
+
+def available_domains() -> dict[str, Domain]:
+    _load_entry_points()
+    return dict(sorted(_domains.items()))
+
+
+def failed_plugins() -> dict[str, str]:
+    """Plug-ins that could not be loaded, with the reason."""
+    _load_entry_points()
+    return dict(_failures)

@@ -1,0 +1,65 @@
+"""One exception root for the whole package.
+
+Every error Planetarium raises derives from :class:`PlanetariumError` *and* from the builtin that
+matches its meaning, so callers can catch either.  Third-party exceptions are wrapped at the
+boundary (``raise ... from err``) so users never have to know which library sat underneath.
+"""
+
+from __future__ import annotations
+
+
+class PlanetariumError(Exception):
+    """Root of every error raised by Planetarium."""
+
+
+class PDDLSyntaxError(PlanetariumError, SyntaxError):
+    """The text is not well-formed PDDL (unbalanced parentheses, missing sections, ...)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.pddl_line = line
+        text = f"line {line}: {message}" if line is not None else message
+        super().__init__(text)
+
+    def __str__(self) -> str:  # SyntaxError's __str__ would print an empty filename
+        return self.args[0]
+
+
+class PDDLValidationError(PlanetariumError, ValueError):
+    """Well-formed PDDL that does not fit its domain (unknown predicate, wrong arity, ...)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.pddl_line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class UnsupportedFeatureError(PlanetariumError, NotImplementedError):
+    """Valid PDDL that uses a feature outside the STRIPS fragment Planetarium decides."""
+
+
+class DomainNotFoundError(PlanetariumError, LookupError):
+    """No registered domain has the requested name."""
+
+
+class ResourceLimitError(PlanetariumError, TimeoutError):
+    """A time or search limit ran out before a verdict was reached (never a 'no')."""
+
+
+class MissingExtraError(PlanetariumError, ImportError):
+    """An optional dependency is missing; the message names the extra to install."""
+
+    def __init__(self, module: str, extra: str) -> None:
+        super().__init__(
+            f"this feature needs '{module}', which is not installed: "
+            f"pip install 'planetarium[{extra}]'"
+        )
+        self.extra = extra
+
+
+def require(module: str, extra: str):
+    """Import ``module`` or raise :class:`MissingExtraError` naming the extra that provides it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        raise MissingExtraError(module, extra) from err

@@ -1,0 +1,51 @@
+"""``planetarium finetune``: a thin click layer over :func:`planetarium.finetune.train.run`.
+
+Importing this module loads no torch/transformers/peft: the training stack is imported when the
+command runs, and a missing one is reported with the ``[train]`` extra to install.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+
+import click
+
+from planetarium.errors import PlanetariumError
+
+from .config import load_config
+
+
+@click.command("finetune")
+@click.option(
+    "--config", "config_path", required=True,
+    type=click.Path(exists=True, dir_okay=False), help="Fine-tuning YAML, e.g. finetune/tiny.yaml.",
+)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Output directory (overrides out_dir).")
+@click.option(
+    "--set", "overrides", multiple=True, metavar="KEY=VALUE",
+    help="Override a config key, e.g. --set training.max_steps=20 (validated like the YAML).",
+)
+@click.option("--resume", is_flag=True, help="Continue from the newest checkpoint in the output directory.")
+def finetune_command(config_path: str, out_dir: str | None, overrides: tuple[str, ...], resume: bool) -> None:
+    """QLoRA fine-tuning on the training split (paper Appendix F); saves a LoRA adapter."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        cfg = load_config(config_path, overrides)
+        if out_dir:
+            cfg = dataclasses.replace(cfg, out_dir=out_dir)
+        from .train import ADAPTER_DIR, run
+
+        record = run(cfg, resume=resume)
+    except PlanetariumError as err:
+        raise click.ClickException(str(err)) from err
+    summary = {
+        "adapter": f"{cfg.out_dir}/{ADAPTER_DIR}",
+        "quantized_4bit": record["quantized_4bit"],
+        "examples": record["data"]["trained"],
+        "steps": record["train"]["steps"],
+        "loss": record["train"]["loss"],
+        "seconds": record["train"]["seconds"],
+    }
+    click.echo(json.dumps(summary))

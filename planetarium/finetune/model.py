@@ -1,0 +1,94 @@
+"""Loading the base model (4-bit on a GPU when asked) and wrapping it with a LoRA adapter.
+
+Quantization is applied only when the config asks for it *and* a CUDA GPU is present: bitsandbytes
+4-bit layers cannot run on a CPU, and the CPU path exists so the whole recipe can be exercised
+without a GPU.  Skipping it is logged as a warning, never silent.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from planetarium.errors import require
+
+from .config import TINY_PREFIX, FinetuneConfig, LoraConfig, QuantizationConfig
+
+log = logging.getLogger(__name__)
+
+
+def resolve_base(cfg: FinetuneConfig, out_dir: Path) -> str:
+    """The hub id or local path to load; ``tiny:`` builds the toy model under ``out_dir``."""
+    if not cfg.is_tiny:
+        return cfg.model
+    from planetarium.llm.tiny import build_tiny_model
+
+    seed = cfg.model.removeprefix(TINY_PREFIX) or "0"
+    return str(build_tiny_model(out_dir / "tiny-base", seed=int(seed)).resolve())
+
+
+def bnb_config(quant: QuantizationConfig) -> Any:
+    """The transformers ``BitsAndBytesConfig`` for 4-bit loading (QLoRA: NF4, double quant)."""
+    torch = require("torch", "train")
+    transformers = require("transformers", "train")
+    return transformers.BitsAndBytesConfig(
+        load_in_4bit=True,
+        bnb_4bit_quant_type=quant.quant_type,
+        bnb_4bit_use_double_quant=quant.double_quant,
+        bnb_4bit_compute_dtype=getattr(torch, quant.compute_dtype),
+    )
+
+
+def use_4bit(cfg: FinetuneConfig) -> bool:
+    """Whether this run loads the base model in 4-bit (asked for, and a CUDA GPU is present)."""
+    if not cfg.quantization.load_in_4bit:
+        return False
+    torch = require("torch", "train")
+    if torch.cuda.is_available():
+        require("bitsandbytes", "train")
+        return True
+    log.warning("no CUDA GPU: training without 4-bit quantization (full-precision LoRA on CPU)")
+    return False
+
+
+def load_base(cfg: FinetuneConfig, base: str, quantize: bool) -> tuple[Any, Any]:
+    """Load tokenizer and model; 4-bit models are pinned to this process's GPU (one per DDP rank)."""
+    torch = require("torch", "train")
+    transformers = require("transformers", "train")
+    accelerate = require("accelerate", "train")
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(base)
+    kwargs: dict[str, Any] = {"attn_implementation": cfg.attn_implementation}
+    if torch.cuda.is_available():
+        kwargs["dtype"] = getattr(torch, cfg.quantization.compute_dtype)
+    else:
+        kwargs["dtype"] = torch.float32
+    if quantize:
+        kwargs["quantization_config"] = bnb_config(cfg.quantization)
+        kwargs["device_map"] = {"": accelerate.PartialState().process_index}
+    model = transformers.AutoModelForCausalLM.from_pretrained(base, **kwargs)
+    return tokenizer, model
+
+
+def add_lora(model: Any, lora: LoraConfig, *, quantized: bool, gradient_checkpointing: bool) -> Any:
+    """Wrap ``model`` with a fresh LoRA adapter on every linear layer except the LM head."""
+    peft = require("peft", "train")
+    ckpt_kwargs = {"use_reentrant": False}
+    if quantized:
+        model = peft.prepare_model_for_kbit_training(
+            model,
+            use_gradient_checkpointing=gradient_checkpointing,
+            gradient_checkpointing_kwargs=ckpt_kwargs,
+        )
+    elif gradient_checkpointing:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs=ckpt_kwargs)
+    config = peft.LoraConfig(
+        r=lora.r,
+        lora_alpha=lora.alpha,
+        lora_dropout=lora.dropout,
+        target_modules=lora.target_modules,
+        bias="none",
+        task_type="CAUSAL_LM",
+    )
+    return peft.get_peft_model(model, config)

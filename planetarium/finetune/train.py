@@ -1,0 +1,188 @@
+"""One fine-tuning run: rows -> examples -> (Q)LoRA training -> adapter + JSON record.
+
+Uses the plain ``transformers.Trainer`` with our own collator: the examples are tokenized and
+masked here (see :mod:`.data`), so TRL's ``SFTTrainer`` would add only a second tokenization
+pass through ``datasets``.  Data parallelism comes from launching the same command under
+``accelerate launch``; each rank loads its 4-bit model onto its own GPU (:func:`.model.load_base`).
+
+Layout of ``out_dir``: ``checkpoints/`` (Trainer checkpoints, for ``resume``), ``adapter/``
+(``save_pretrained`` output: ``adapter_config.json`` with ``r`` and the base model, loadable by
+peft and by vLLM's LoRA support), ``finetune_record.json``, and ``tiny-base/`` for ``tiny:``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from planetarium.domains import get_domain
+from planetarium.errors import PlanetariumError, require
+from planetarium.llm.prompts import prompt_template_hash
+
+from .config import FinetuneConfig, TrainingConfig
+from .data import CompletionCollator, Example, drop_longest, rows_hash, tokenize_rows, truncate
+from .model import add_lora, load_base, resolve_base, use_4bit
+
+log = logging.getLogger(__name__)
+
+RECORD_NAME = "finetune_record.json"
+ADAPTER_DIR = "adapter"
+CHECKPOINT_DIR = "checkpoints"
+_VERSIONED = ("planetarium", "torch", "transformers", "peft", "accelerate", "bitsandbytes")
+
+
+@dataclass(frozen=True)
+class PreparedData:
+    """The examples to train on and what was left out on the way, for the record."""
+
+    examples: list[Example]
+    n_rows: int
+    dropped_longest: list[str]
+    dropped_too_long: list[str]
+    n_truncated: int
+    data_hash: str
+
+
+def prepare(rows: list[dict[str, Any]], tokenizer: Any, training: TrainingConfig) -> PreparedData:
+    """Tokenize, drop the longest fraction, then fit the rest into ``max_seq_length``."""
+    domain_pddl = {name: get_domain(name).pddl for name in {row["domain"] for row in rows}}
+    examples = tokenize_rows(rows, tokenizer, domain_pddl)
+    kept, longest = drop_longest(examples, training.drop_longest_fraction)
+    kept, too_long, n_cut = truncate(kept, training.max_seq_length)
+    if not kept:
+        raise PlanetariumError("no training examples left after filtering")
+    kept_ids = {ex.id for ex in kept}
+    return PreparedData(
+        examples=kept,
+        n_rows=len(rows),
+        dropped_longest=[ex.id for ex in longest],
+        dropped_too_long=[ex.id for ex in too_long],
+        n_truncated=n_cut,
+        data_hash=rows_hash(row for row in rows if str(row["id"]) in kept_ids),
+    )
+
+
+def training_arguments(cfg: FinetuneConfig, out_dir: Path) -> Any:
+    """Map the typed config onto ``transformers.TrainingArguments`` (the Appendix F recipe)."""
+    torch = require("torch", "train")
+    transformers = require("transformers", "train")
+    t = cfg.training
+    dtype = cfg.quantization.compute_dtype if torch.cuda.is_available() else "float32"
+    return transformers.TrainingArguments(
+        output_dir=str(out_dir / CHECKPOINT_DIR),
+        optim=t.optimizer,
+        learning_rate=t.learning_rate,
+        adam_beta1=t.adam_beta1,
+        adam_beta2=t.adam_beta2,
+        adam_epsilon=t.adam_epsilon,
+        weight_decay=t.weight_decay,
+        per_device_train_batch_size=t.batch_size,
+        gradient_accumulation_steps=t.gradient_accumulation_steps,
+        num_train_epochs=t.epochs,
+        max_steps=t.max_steps,
+        logging_steps=t.logging_steps,
+        save_strategy="steps",
+        save_steps=t.save_steps,
+        save_total_limit=t.save_total_limit,
+        seed=t.seed,
+        bf16=dtype == "bfloat16",
+        fp16=dtype == "float16",
+        report_to="none",
+        remove_unused_columns=False,  # our examples are not a datasets.Dataset
+        ddp_find_unused_parameters=False,
+    )
+
+
+def make_trainer(cfg: FinetuneConfig, model: Any, tokenizer: Any, examples: list[Example], out_dir: Path) -> Any:
+    """A ``transformers.Trainer`` over pre-tokenized examples with answer-only labels."""
+    transformers = require("transformers", "train")
+    return transformers.Trainer(
+        model=model,
+        args=training_arguments(cfg, out_dir),
+        train_dataset=examples,
+        data_collator=CompletionCollator(tokenizer.pad_token_id),
+    )
+
+
+def last_checkpoint(out_dir: Path) -> str | None:
+    """The newest Trainer checkpoint under ``out_dir``, if any."""
+    trainer_utils = require("transformers.trainer_utils", "train")
+    ckpt_dir = out_dir / CHECKPOINT_DIR
+    return trainer_utils.get_last_checkpoint(str(ckpt_dir)) if ckpt_dir.is_dir() else None
+
+
+def run(cfg: FinetuneConfig, *, resume: bool = False) -> dict[str, Any]:
+    """Train one adapter as configured; returns the record written next to it."""
+    from planetarium.dataset import load_rows
+
+    out_dir = Path(cfg.out_dir)
+    checkpoint = last_checkpoint(out_dir)
+    if checkpoint and not resume:
+        raise PlanetariumError(
+            f"{out_dir} already holds checkpoints ({checkpoint}); pass --resume to continue that "
+            "run or choose another --out"
+        )
+    if resume and not checkpoint:
+        raise PlanetariumError(f"--resume: no checkpoint under {out_dir / CHECKPOINT_DIR}")
+
+    started = time.time()
+    rows = load_rows(cfg.data.source, split=cfg.data.split)
+    quantize = use_4bit(cfg)
+    base = resolve_base(cfg, out_dir)
+    tokenizer, model = load_base(cfg, base, quantize)
+    data = prepare(rows, tokenizer, cfg.training)
+    log.info(
+        "%d rows, %d kept (%d longest dropped, %d too long, %d truncated)",
+        data.n_rows, len(data.examples), len(data.dropped_longest),
+        len(data.dropped_too_long), data.n_truncated,
+    )
+    model = add_lora(
+        model, cfg.lora, quantized=quantize, gradient_checkpointing=cfg.training.gradient_checkpointing
+    )
+    trainer = make_trainer(cfg, model, tokenizer, data.examples, out_dir)
+    result = trainer.train(resume_from_checkpoint=checkpoint)
+    record = {
+        "config": cfg.to_dict(),
+        "base_model": base,
+        "quantized_4bit": quantize,
+        "data": {
+            "source": cfg.data.source,
+            "split": cfg.data.split,
+            "rows": data.n_rows,
+            "trained": len(data.examples),
+            "data_hash": data.data_hash,
+            "dropped_longest_ids": data.dropped_longest,
+            "dropped_too_long_ids": data.dropped_too_long,
+            "truncated": data.n_truncated,
+        },
+        "prompt_template_hash": prompt_template_hash(),
+        "train": {
+            "loss": result.training_loss,
+            "steps": result.global_step,
+            "resumed_from": checkpoint,
+            "seconds": round(time.time() - started, 2),
+            "log_history": trainer.state.log_history,
+        },
+        "versions": _versions(),
+    }
+    if trainer.is_world_process_zero():
+        adapter_dir = out_dir / ADAPTER_DIR
+        trainer.model.save_pretrained(adapter_dir)
+        tokenizer.save_pretrained(adapter_dir)
+        (out_dir / RECORD_NAME).write_text(json.dumps(record, indent=2), encoding="utf-8")
+    return record
+
+
+def _versions() -> dict[str, str | None]:
+    def one(name: str) -> str | None:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return None
+
+    return {name: one(name) for name in _VERSIONED}

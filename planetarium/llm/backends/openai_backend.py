@@ -1,0 +1,112 @@
+"""Chat completions over HTTP: OpenAI's API, or any compatible server such as ``vllm serve``.
+
+Plain ``httpx`` keeps the dependency small.  Requests run concurrently in a thread pool; 429,
+5xx and connection errors are retried with exponential backoff (honouring ``Retry-After``), and
+if they persist the batch fails so a rerun can resume.  Any other 4xx is the server refusing
+this prompt for good (e.g. too long): it is recorded as an empty answer with the error, which
+is how the paper scores it — wrong.  The API key is read from the environment variable named
+in the config when the backend is built, never at import time.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Sequence
+
+from ...errors import require
+from ..config import ConfigError, EvalConfig
+from .base import BackendError, Completion, Messages
+
+_RETRY_AFTER_CAP_S = 60.0
+
+
+def _is_retryable(status: int) -> bool:
+    return status == 429 or status >= 500
+
+
+class OpenAIBackend:
+    """POST ``{base_url}/chat/completions`` once per conversation."""
+
+    def __init__(self, config: EvalConfig, model: str) -> None:
+        httpx = require("httpx", "openai")
+        self.httpx = httpx
+        self.config = config
+        self.model = model
+        headers = {}
+        if config.api_key_env:
+            key = os.environ.get(config.api_key_env)
+            if not key:
+                raise ConfigError(f"environment variable {config.api_key_env} is not set")
+            headers["Authorization"] = f"Bearer {key}"
+        self.client = httpx.Client(
+            base_url=config.base_url.rstrip("/"),
+            headers=headers,
+            timeout=config.request_timeout_s,
+        )
+
+    def _payload(self, messages: Messages) -> dict[str, Any]:
+        """Reasoning models take ``max_completion_tokens`` and reject a temperature."""
+        token_key = "max_completion_tokens" if self.config.use_max_completion_tokens else "max_tokens"
+        payload = {"model": self.model, "messages": messages, token_key: self.config.max_new_tokens}
+        if self.config.temperature is not None:
+            payload["temperature"] = self.config.temperature
+        return payload
+
+    def _delay(self, attempt: int, response: Any) -> float:
+        retry_after = response.headers.get("retry-after") if response is not None else None
+        try:
+            return min(float(retry_after), _RETRY_AFTER_CAP_S)
+        except (TypeError, ValueError):
+            return self.config.backoff_s * 2**attempt
+
+    def _post(self, messages: Messages) -> Completion:
+        payload = self._payload(messages)
+        last_problem = ""
+        response = None
+        for attempt in range(self.config.max_retries + 1):
+            if attempt:
+                time.sleep(self._delay(attempt - 1, response))
+            start = time.perf_counter()
+            try:
+                response = self.client.post("/chat/completions", json=payload)
+            except self.httpx.TransportError as err:
+                response, last_problem = None, f"{type(err).__name__}: {err}"
+                continue
+            if _is_retryable(response.status_code):
+                last_problem = f"HTTP {response.status_code}: {response.text[:200]}"
+                continue
+            if response.status_code >= 400:
+                return Completion(text="", error=f"HTTP {response.status_code}: {response.text[:500]}")
+            return self._parse(response, time.perf_counter() - start)
+        raise BackendError(
+            f"{self.config.base_url}: giving up after {self.config.max_retries + 1} attempts; "
+            f"last: {last_problem}"
+        )
+
+    def _parse(self, response: Any, latency_s: float) -> Completion:
+        try:
+            body = response.json()
+            choice = body["choices"][0]
+            message = choice["message"]
+        except (ValueError, KeyError, IndexError, TypeError) as err:
+            raise BackendError(
+                f"{self.config.base_url}: not a chat-completions answer: {response.text[:200]}"
+            ) from err
+        usage = body.get("usage") or {}
+        return Completion(
+            text=message.get("content") or "",
+            finish_reason=choice.get("finish_reason"),
+            prompt_tokens=usage.get("prompt_tokens"),
+            completion_tokens=usage.get("completion_tokens"),
+            latency_s=latency_s,
+        )
+
+    def generate(self, conversations: Sequence[Messages]) -> list[Completion]:
+        workers = min(self.config.concurrency, len(conversations))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(self._post, conversations))
+
+    def close(self) -> None:
+        self.client.close()

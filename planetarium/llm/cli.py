@@ -1,0 +1,88 @@
+"""``planetarium eval run|grade|report``: a thin click layer over the runner, grader and report.
+
+Importing this module loads no torch, transformers or vLLM; the commands import them when run.
+Also runnable on its own as ``python -m planetarium.llm.cli`` (used by the resume test).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import PlanetariumError
+
+
+class _Group(click.Group):
+    """Turn library errors into one clean line and exit status 1 instead of a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PlanetariumError as err:
+            raise click.ClickException(str(err)) from err
+
+
+@click.group("eval", cls=_Group)
+def eval_group() -> None:
+    """Run models over the dataset, grade their answers and report (paper, Section 5)."""
+
+
+@eval_group.command("run")
+@click.option("--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), help="Run directory (default eval/runs/NAME-HASH).")
+@click.option("--model", help="Override the model path or id.")
+@click.option("--adapter", help="Override the LoRA adapter directory.")
+@click.option("--limit", type=int, help="Only the first N selected items.")
+@click.option("--max-new-tokens", type=int)
+@click.option("--batch-size", type=int)
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE", help="Override any config field.")
+def run_command(config_path: str, out: str | None, settings: tuple[str, ...], **named: Any) -> None:
+    """Generate completions; a rerun resumes where the last one stopped."""
+    from .config import load_config, parse_override
+    from .runner import run_eval
+
+    overrides = dict(parse_override(text) for text in settings)
+    overrides.update({key: value for key, value in named.items() if value is not None})
+    summary = run_eval(load_config(config_path, overrides), out)
+    click.echo(
+        f"{summary['run_dir']}: {summary['items']} items, {summary['skipped']} already done, "
+        f"{summary['generated']} generated, {summary['errors']} refused by the server"
+    )
+
+
+@eval_group.command("grade")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--workers", type=int, help="Grading processes (default: all cores).")
+@click.option("--timeout", "timeout_s", type=float, help="Seconds per item (default from config).")
+@click.option("--progress/--no-progress", default=True)
+def grade_command(run_dir: str, workers: int | None, timeout_s: float | None, progress: bool) -> None:
+    """Grade every completion with strict and relaxed typing; write results.json."""
+    from .grade import grade_run
+
+    results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress)
+    for mode, row in results["summary"].items():
+        rates = ", ".join(f"{stage} {100 * row[f'{stage}_rate']:.1f}%" for stage in ("parseable", "solvable", "correct"))
+        click.echo(f"{mode}: n={row['n']}: {rates}")
+    if results["n_missing"]:
+        click.echo(f"warning: {results['n_missing']} items have no completion yet", err=True)
+
+
+@eval_group.command("report")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), help="Output directory (default RUN_DIR/report, or next to the runs).")
+def report_command(run_dirs: tuple[str, ...], out: str | None) -> None:
+    """Tables and figures comparing graded runs."""
+    from .report import write_report
+
+    if out is None:
+        first = Path(run_dirs[0])
+        out = first / "report" if len(run_dirs) == 1 else first.parent / "report"
+    path = write_report(list(run_dirs), out)
+    click.echo(path.read_text(encoding="utf-8"))
+    click.echo(f"written to {path.parent}", err=True)
+
+
+if __name__ == "__main__":
+    eval_group()

@@ -1,0 +1,131 @@
+"""Grade a finished (or partial) run on CPU and write a reproducibility record.
+
+Every completion is graded twice, with strict typing and with typing relaxed (the paper's
+Figure 4: models add ``:typing`` to untyped domains).  ``results.json`` records what is needed
+to say two numbers are comparable: the config, package versions, dataset and prompt-template
+hashes and the git revision.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib.metadata
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from .runner import COMPLETIONS, ITEMS, read_manifest
+from .store import read_jsonl, write_json, write_jsonl
+
+VERDICTS = "verdicts.jsonl"
+RESULTS = "results.json"
+MODES = {"strict": False, "relaxed": True}
+STAGES = ("parseable", "solvable", "correct")
+_PACKAGES = (
+    "planetarium", "rustworkx", "pyyaml", "torch", "transformers", "tokenizers", "peft",
+    "vllm", "httpx",
+)
+
+
+def package_versions() -> dict[str, str | None]:
+    """Installed versions, read from metadata so nothing heavy is imported."""
+    versions = {}
+    for name in _PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def git_revision() -> str | None:
+    """The checkout's commit, suffixed ``+dirty`` when it has local changes; None outside git."""
+    here = Path(__file__).resolve().parent
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=here, capture_output=True, text=True, check=True, timeout=10
+        ).stdout.strip()
+
+    try:
+        revision = git("rev-parse", "HEAD")
+        return revision + ("+dirty" if git("status", "--porcelain") else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _verdict(raw: dict[str, Any]) -> dict[str, Any]:
+    """grade_batch's dict plus the derived ``correct`` flag (None counts as not passed)."""
+    stages = {key: raw.get(key) for key in ("parseable", "solvable", "equivalent")}
+    correct = bool(stages["parseable"] and stages["solvable"] and stages["equivalent"])
+    return {**stages, "correct": correct, "status": raw.get("status"), "reason": raw.get("reason")}
+
+
+def summarize(verdicts: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Counts and rates of each stage, per typing mode, plus items that got no verdict."""
+    total = len(verdicts)
+    summary = {}
+    for mode in MODES:
+        counts = {stage: sum(bool(v[mode][stage]) for v in verdicts) for stage in STAGES}
+        summary[mode] = {
+            "n": total,
+            **counts,
+            **{f"{stage}_rate": counts[stage] / total if total else 0.0 for stage in STAGES},
+            "undecided": sum(v[mode]["status"] != "ok" for v in verdicts),
+        }
+    return summary
+
+
+def grade_run(
+    run_dir: str | Path,
+    *,
+    workers: int | None = None,
+    timeout_s: float | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Write ``verdicts.jsonl`` and ``results.json`` for ``run_dir`` and return the results."""
+    from ..grading import grade_batch
+
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)
+    rows = read_jsonl(run_dir / ITEMS)
+    answers: dict[str, dict[str, Any]] = {}
+    for record in read_jsonl(run_dir / COMPLETIONS):
+        answers.setdefault(record["id"], record)
+    answered = [row for row in rows if str(row["id"]) in answers]
+    jobs = [
+        {
+            "id": str(row["id"]),
+            "gt": row["problem_pddl"],
+            "pred": answers[str(row["id"])]["output"],
+            "is_placeholder": bool(row.get("is_placeholder", False)),
+        }
+        for row in answered
+    ]
+    timeout = timeout_s if timeout_s is not None else manifest["config"]["grade_timeout_s"]
+    graded = {
+        mode: {
+            raw["id"]: _verdict(raw)
+            for raw in grade_batch(
+                jobs, workers=workers, timeout_s=timeout, relax_typing=relax, progress=progress
+            )
+        }
+        for mode, relax in MODES.items()
+    }
+    verdicts = [
+        {"id": job["id"], "domain": row["domain"], **{m: graded[m][job["id"]] for m in MODES}}
+        for job, row in zip(jobs, answered)
+    ]
+    write_jsonl(run_dir / VERDICTS, verdicts)
+    results = {
+        **manifest,
+        "packages": package_versions(),
+        "git_revision": git_revision(),
+        "graded_at": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "n_answered": len(answered),
+        "n_missing": len(rows) - len(answered),
+        "summary": summarize(verdicts),
+    }
+    write_json(run_dir / RESULTS, results)
+    return results
+

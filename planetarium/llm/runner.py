@@ -1,0 +1,195 @@
+"""The evaluation loop: select items, prompt the model, append completions as they arrive.
+
+A run directory holds everything a later step needs, so grading and reporting never go back to
+the dataset or the model:
+
+- ``run.json``: the config, its hash, the dataset and prompt-template hashes;
+- ``items.jsonl``: the selected dataset rows (a snapshot, so the dataset hash is checkable);
+- ``completions.jsonl``: one line per answered item, appended batch by batch.
+
+A rerun with the same config skips finished items; a rerun with a different config, dataset
+selection or prompt template is refused instead of silently mixing incomparable answers.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+from .config import TINY_PREFIX, EvalConfig
+from .prompts import build_messages, prompt_hash, prompt_template_hash
+from .store import CompletionLog, RunDirError, read_jsonl, write_json, write_jsonl
+
+MANIFEST = "run.json"
+ITEMS = "items.jsonl"
+COMPLETIONS = "completions.jsonl"
+TINY_MODEL_DIR = "tiny-model"
+
+
+def default_run_dir(config: EvalConfig) -> Path:
+    return Path("eval") / "runs" / f"{config.name}-{config.config_hash()}"
+
+
+def select_rows(config: EvalConfig) -> list[dict[str, Any]]:
+    """The dataset rows of the configured splits, sampled per domain and limited if asked."""
+    from ..dataset import load_rows
+
+    rows: dict[str, dict[str, Any]] = {}
+    for split in config.splits:
+        for row in load_rows(config.dataset, split=split):
+            rows.setdefault(str(row["id"]), row)
+    selected = sorted(rows.values(), key=lambda row: str(row["id"]))
+    if config.sample_per_domain is not None:
+        selected = _sample_per_domain(selected, config.sample_per_domain, config.seed)
+    return selected[: config.limit] if config.limit is not None else selected
+
+
+def _sample_per_domain(rows: list[dict[str, Any]], k: int, seed: int) -> list[dict[str, Any]]:
+    """At most ``k`` rows per domain, as the paper did for o1-mini (250 per domain)."""
+    rng = random.Random(seed)
+    by_domain: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_domain.setdefault(row["domain"], []).append(row)
+    picked = [row for group in by_domain.values() for row in rng.sample(group, min(k, len(group)))]
+    return sorted(picked, key=lambda row: str(row["id"]))
+
+
+def dataset_hash(rows: list[dict[str, Any]]) -> str:
+    """Short SHA-256 over the selected rows' canonical JSON."""
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(json.dumps(row, sort_keys=True, ensure_ascii=False, default=str).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()[:16]
+
+
+def _manifest(config: EvalConfig, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "name": config.name,
+        "config": config.to_dict(),
+        "config_hash": config.config_hash(),
+        "dataset_hash": dataset_hash(rows),
+        "prompt_template_hash": prompt_template_hash(),
+        "n_items": len(rows),
+    }
+
+
+def read_manifest(run_dir: str | Path) -> dict[str, Any]:
+    """The run's ``run.json``; its absence means the directory is not a run."""
+    path = Path(run_dir) / MANIFEST
+    if not path.is_file():
+        raise RunDirError(f"{run_dir}: no {MANIFEST}; is this a run directory?")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def prepare_run_dir(run_dir: Path, config: EvalConfig, rows: list[dict[str, Any]]) -> dict:
+    """Create the run directory, or check that an existing one holds this very run."""
+    manifest = _manifest(config, rows)
+    path = run_dir / MANIFEST
+    if path.exists():
+        old = read_manifest(run_dir)
+        for key in ("config_hash", "dataset_hash", "prompt_template_hash"):
+            if old.get(key) != manifest[key]:
+                raise RunDirError(
+                    f"{run_dir}: holds a run with {key} {old.get(key)}, not {manifest[key]}; "
+                    "choose another --out to start a new run"
+                )
+        return old
+    run_dir.mkdir(parents=True, exist_ok=True)
+    write_jsonl(run_dir / ITEMS, rows)
+    write_json(path, manifest)
+    return manifest
+
+
+def resolve_model(config: EvalConfig, run_dir: Path) -> str:
+    """``tiny:`` or ``tiny:SEED`` builds the tiny local model into the run directory once."""
+    if not config.model.startswith(TINY_PREFIX):
+        return config.model
+    from .tiny import build_tiny_model
+
+    seed = int(config.model[len(TINY_PREFIX) :] or 0)
+    return str(build_tiny_model(run_dir / TINY_MODEL_DIR, seed=seed))
+
+
+@functools.lru_cache(maxsize=None)
+def _domain_pddl(name: str) -> str:
+    from ..domains import get_domain
+
+    return get_domain(name).pddl
+
+
+def _batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    for start in range(0, len(rows), size):
+        yield rows[start : start + size]
+
+
+def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str, Any]:
+    """Answer every selected item not yet in ``completions.jsonl``; return a short summary."""
+    from tqdm import tqdm
+
+    from .backends import make_backend
+
+    run_dir = Path(run_dir) if run_dir is not None else default_run_dir(config)
+    rows = select_rows(config)
+    manifest = prepare_run_dir(run_dir, config, rows)
+    with CompletionLog(run_dir / COMPLETIONS) as log:
+        done = log.finished_ids()
+        todo = [row for row in rows if str(row["id"]) not in done]
+        summary = {"run_dir": str(run_dir), "items": len(rows), "skipped": len(rows) - len(todo)}
+        if not todo:
+            return {**summary, "generated": 0, "errors": 0}
+        backend = make_backend(config, resolve_model(config, run_dir))
+        errors = tokens = 0
+        started = time.perf_counter()
+        with tqdm(total=len(rows), initial=len(rows) - len(todo), unit="item") as bar:
+            for batch in _batches(todo, config.batch_size):
+                conversations = [
+                    build_messages(row["natural_language"], _domain_pddl(row["domain"]))
+                    for row in batch
+                ]
+                batch_start = time.perf_counter()
+                completions = backend.generate(conversations)
+                batch_s = time.perf_counter() - batch_start
+                log.append(
+                    [
+                        _record(row, messages, completion, manifest, config, batch_s)
+                        for row, messages, completion in zip(batch, conversations, completions)
+                    ]
+                )
+                errors += sum(completion.error is not None for completion in completions)
+                tokens += sum(completion.completion_tokens or 0 for completion in completions)
+                bar.update(len(batch))
+                bar.set_postfix(tok_s=f"{tokens / (time.perf_counter() - started):.1f}")
+        backend.close()
+    return {**summary, "generated": len(todo), "errors": errors}
+
+
+def _record(
+    row: dict[str, Any],
+    messages: list[dict[str, str]],
+    completion: Any,
+    manifest: dict[str, Any],
+    config: EvalConfig,
+    batch_s: float,
+) -> dict[str, Any]:
+    """One completions.jsonl line: enough to audit the answer without the run's config."""
+    record = {
+        "id": str(row["id"]),
+        "model": config.model,
+        "adapter": config.adapter,
+        "config_hash": manifest["config_hash"],
+        "prompt_hash": prompt_hash(messages),
+        "output": completion.text,
+        "finish_reason": completion.finish_reason,
+        "prompt_tokens": completion.prompt_tokens,
+        "completion_tokens": completion.completion_tokens,
+        "timings": {"latency_s": completion.latency_s, "batch_s": batch_s, "at": time.time()},
+    }
+    if completion.error is not None:
+        record["error"] = completion.error
+    return record

@@ -1,0 +1,113 @@
+"""Crash-safe files for a run directory.
+
+``completions.jsonl`` is append-only: each batch goes out as whole lines in one ``os.write`` on
+an ``O_APPEND`` descriptor, then ``fsync``.  A SIGKILL can therefore only leave a torn *last*
+line, which the next writer truncates away; finished lines are never lost or duplicated.
+Whole files that are rewritten (manifest, verdicts, results) go through a temporary file and
+``os.replace`` so readers never see half a file.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..errors import PlanetariumError
+
+
+class RunDirError(PlanetariumError, RuntimeError):
+    """The run directory is busy, damaged, or belongs to a different run."""
+
+
+def _encode(record: dict[str, Any]) -> bytes:
+    return (json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+
+
+def _decode_lines(data: bytes, path: Path) -> list[dict[str, Any]]:
+    """Parse complete lines; a bad complete line is damage we must not paper over."""
+    records = []
+    for number, line in enumerate(data.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as err:
+            raise RunDirError(f"{path}:{number}: not a JSON line: {err}") from err
+    return records
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    """All complete lines of a JSONL file (a torn last line is ignored, the file untouched)."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    return _decode_lines(data[: data.rfind(b"\n") + 1], path)
+
+
+def write_jsonl(path: str | Path, records: Iterable[dict[str, Any]]) -> None:
+    """Replace a JSONL file atomically."""
+    _replace(Path(path), b"".join(_encode(record) for record in records))
+
+
+def write_json(path: str | Path, data: Any) -> None:
+    """Replace a JSON file atomically."""
+    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    _replace(Path(path), text.encode("utf-8"))
+
+
+def _replace(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+class CompletionLog:
+    """Append-only completions file, repaired on open, holding an exclusive lock while open."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = open(self.path.with_name(".lock"), "w")  # noqa: SIM115 (held until close)
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as err:
+            self._lock.close()
+            raise RunDirError(f"{self.path.parent}: another run is writing here") from err
+        self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        self.records = self._recover()
+
+    def _recover(self) -> list[dict[str, Any]]:
+        """Drop a torn last line left by a killed writer, then read the finished ones."""
+        data = self.path.read_bytes()
+        end = data.rfind(b"\n") + 1
+        if end < len(data):
+            os.ftruncate(self._fd, end)
+            os.fsync(self._fd)
+        return _decode_lines(data[:end], self.path)
+
+    def finished_ids(self) -> set[str]:
+        return {record["id"] for record in self.records}
+
+    def append(self, records: list[dict[str, Any]]) -> None:
+        """Write the batch as whole lines in one system call, then make it durable."""
+        view = memoryview(b"".join(_encode(record) for record in records))
+        while view:  # a regular file takes it all at once; the loop covers a short write
+            view = view[os.write(self._fd, view) :]
+        os.fsync(self._fd)
+        self.records.extend(records)
+
+    def close(self) -> None:
+        os.close(self._fd)
+        self._lock.close()
+
+    def __enter__(self) -> CompletionLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,226 @@
+"""Problems: read, check against the domain, and hold as plain data.
+
+Every atom is checked against the domain — unknown predicate, wrong arity, undeclared object,
+argument of the wrong type — and refused with the atom and its line.  Nothing is dropped
+silently: the original implementation dropped unknown goal atoms and so called wrong answers
+equivalent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import PDDLSyntaxError, PDDLValidationError, UnsupportedFeatureError
+from .domain import Atom, DomainDef, parse_typed_list
+from .extract import extract_problem
+from .sexpr import SList, Symbol, read_sexprs
+
+_UNSUPPORTED_GOAL = {"not", "or", "imply", "forall", "exists", "when", "preference"}
+_NUMERIC = {"=", "<", ">", "<=", ">=", "increase", "decrease"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A STRIPS problem: objects with types, initial state, conjunctive positive goal."""
+
+    name: str
+    domain: str
+    objects: tuple[str, ...]
+    object_types: tuple[str, ...]  # aligned with ``objects``; "object" when untyped or relaxed
+    init: frozenset[Atom]
+    goal: frozenset[Atom]
+
+    @property
+    def type_of(self) -> dict[str, str]:
+        return dict(zip(self.objects, self.object_types))
+
+    def objects_of_type(self, type_name: str) -> list[str]:
+        return [o for o, t in zip(self.objects, self.object_types) if t == type_name]
+
+
+def _fmt(expr) -> str:
+    if isinstance(expr, SList):
+        return "(" + " ".join(_fmt(x) for x in expr) + ")"
+    return str(expr)
+
+
+class _ProblemReader:
+    """Turns the S-expression of one problem into a checked :class:`Problem`."""
+
+    def __init__(self, domain: DomainDef, relax_typing: bool) -> None:
+        self.domain = domain
+        self.relax_typing = relax_typing
+        self.check_types = domain.typed and not relax_typing
+        self.types: dict[str, str] = {}
+
+    def read(self, define: SList) -> Problem:
+        header = define[1] if len(define) > 1 else None
+        if not (isinstance(header, SList) and len(header) == 2 and header[0] == "problem"):
+            raise PDDLSyntaxError("expected '(problem NAME)' after 'define'", define.line)
+        sections: dict[str, SList] = {}
+        for section in define[2:]:
+            if not isinstance(section, SList) or not section or isinstance(section[0], SList):
+                raise PDDLSyntaxError(
+                    f"expected a '(:section ...)', found '{_fmt(section)[:60]}'",
+                    getattr(section, "line", define.line),
+                )
+            key = str(section[0])
+            if key in sections:
+                raise PDDLSyntaxError(f"section '{key}' appears twice", section.line)
+            sections[key] = section
+        unknown = set(sections) - {":domain", ":requirements", ":objects", ":init", ":goal"}
+        for key in sorted(unknown):
+            if key in (":metric", ":constraints", ":situation", ":length"):
+                raise UnsupportedFeatureError(
+                    f"line {sections[key].line}: '{key}' is outside the STRIPS fragment"
+                )
+            raise PDDLSyntaxError(f"unknown problem section '{key}'", sections[key].line)
+        self._check_domain_name(sections.get(":domain"), define.line)
+        objects = self._read_objects(sections.get(":objects"))
+        for key in (":init", ":goal"):
+            if key not in sections:
+                raise PDDLSyntaxError(f"the problem has no '{key}' section", define.line)
+        init = self._read_init(sections[":init"])
+        goal = self._read_goal(sections[":goal"])
+        return Problem(
+            name=str(header[1]),
+            domain=self.domain.name,
+            objects=tuple(objects),
+            object_types=tuple(objects.values()),
+            init=frozenset(init),
+            goal=frozenset(goal),
+        )
+
+    def _check_domain_name(self, section: SList | None, line: int) -> None:
+        if section is None:
+            raise PDDLSyntaxError("the problem has no '(:domain NAME)' section", line)
+        if len(section) != 2 or isinstance(section[1], SList):
+            raise PDDLSyntaxError("expected '(:domain NAME)'", section.line)
+        if section[1] != self.domain.name:
+            raise PDDLValidationError(
+                f"the problem is for domain '{section[1]}', expected '{self.domain.name}'",
+                section.line,
+            )
+
+    def _read_objects(self, section: SList | None) -> dict[str, str]:
+        objects: dict[str, str] = {}
+        if section is None:
+            return objects
+        for name, type_name in parse_typed_list(section[1:]):
+            if name in objects:
+                raise PDDLValidationError(f"object '{name}' is declared twice", name.line)
+            if type_name != "object" and not self.relax_typing:
+                if not self.domain.typed:
+                    raise PDDLValidationError(
+                        f"object '{name}' is declared with type '{type_name}', but domain "
+                        f"'{self.domain.name}' is untyped (grade with relax_typing / "
+                        "--ignore-typing to ignore types)",
+                        name.line,
+                    )
+                if type_name not in self.domain.types:
+                    raise PDDLValidationError(
+                        f"object '{name}' has type '{type_name}', which domain "
+                        f"'{self.domain.name}' does not declare",
+                        name.line,
+                    )
+            objects[str(name)] = type_name if self.check_types else "object"
+        self.types = objects
+        return objects
+
+    def _read_atom(self, expr, where: str) -> Atom:
+        if not isinstance(expr, SList) or not expr:
+            raise PDDLSyntaxError(f"expected an atom in {where}, found '{_fmt(expr)[:60]}'",
+                                  getattr(expr, "line", None))
+        head = expr[0]
+        if isinstance(head, SList) or any(isinstance(x, SList) for x in expr[1:]):
+            raise PDDLSyntaxError(f"malformed atom {_fmt(expr)[:80]} in {where}", expr.line)
+        if head in _NUMERIC:
+            raise UnsupportedFeatureError(
+                f"line {expr.line}: numeric expression {_fmt(expr)[:80]} in {where} is outside STRIPS"
+            )
+        signature = self.domain.predicates.get(head)
+        if signature is None:
+            raise PDDLValidationError(
+                f"unknown predicate '{head}' in {_fmt(expr)} ({where}); domain "
+                f"'{self.domain.name}' has: {', '.join(sorted(self.domain.predicates))}",
+                expr.line,
+            )
+        args = expr[1:]
+        if len(args) != len(signature):
+            raise PDDLValidationError(
+                f"{_fmt(expr)} in {where}: '{head}' takes {len(signature)} argument(s), got {len(args)}",
+                expr.line,
+            )
+        for arg, param_type in zip(args, signature):
+            arg_type = self.types.get(arg)
+            if arg_type is None:
+                raise PDDLValidationError(
+                    f"{_fmt(expr)} in {where}: object '{arg}' is not declared in :objects", expr.line
+                )
+            if self.check_types and not self.domain.is_subtype(arg_type, param_type):
+                raise PDDLValidationError(
+                    f"{_fmt(expr)} in {where}: '{arg}' is a '{arg_type}', '{head}' needs a '{param_type}'",
+                    expr.line,
+                )
+        return tuple(str(x) for x in expr)
+
+    def _read_init(self, section: SList) -> list[Atom]:
+        atoms = []
+        for expr in section[1:]:
+            if isinstance(expr, SList) and expr and expr[0] == "not":
+                raise PDDLValidationError(
+                    f"negative literal {_fmt(expr)[:80]} in :init (the initial state is closed-world: "
+                    "leave false facts out)",
+                    expr.line,
+                )
+            atoms.append(self._read_atom(expr, ":init"))
+        return atoms
+
+    def _read_goal(self, section: SList) -> list[Atom]:
+        if len(section) != 2:
+            raise PDDLSyntaxError(
+                f"':goal' must hold exactly one formula, found {len(section) - 1}", section.line
+            )
+        atoms = []
+        stack = [section[1]]
+        while stack:
+            expr = stack.pop()
+            head = expr[0] if isinstance(expr, SList) and expr else None
+            if head == "and":
+                stack.extend(reversed(expr[1:]))
+            elif head in _UNSUPPORTED_GOAL:
+                raise UnsupportedFeatureError(
+                    f"line {expr.line}: goal uses '{head}' ({_fmt(expr)[:80]}); only conjunctions "
+                    "of positive atoms are supported"
+                )
+            else:
+                atoms.append(self._read_atom(expr, ":goal"))
+        return atoms
+
+
+def parse_problem(text: str, domain: DomainDef, *, relax_typing: bool = False,
+                  first_line: int = 1) -> Problem:
+    """Parse one problem definition (no surrounding prose) and check it against ``domain``."""
+    forms = read_sexprs(text, first_line)
+    if not forms or not isinstance(forms[0], SList) or forms[0][:1] != ["define"]:
+        raise PDDLSyntaxError("expected '(define (problem NAME) ...)'", first_line)
+    return _ProblemReader(domain, relax_typing).read(forms[0])
+
+
+def read_problem(raw: str, domain: DomainDef, *, relax_typing: bool = False) -> Problem:
+    """Extract the first complete problem from raw model output and parse it."""
+    text, line = extract_problem(raw)
+    return parse_problem(text, domain, relax_typing=relax_typing, first_line=line)
+
+
+def declared_domain_name(raw: str) -> str:
+    """The name in the first complete problem's ``(:domain NAME)``, without checking anything else."""
+    text, line = extract_problem(raw)
+    forms = read_sexprs(text, line)
+    define = forms[0] if forms else None
+    if isinstance(define, SList):
+        for section in define[2:]:
+            if (isinstance(section, SList) and len(section) == 2 and section[0] == ":domain"
+                    and isinstance(section[1], Symbol)):
+                return str(section[1])
+    raise PDDLSyntaxError("the problem has no '(:domain NAME)' section", line)

@@ -1,0 +1,34 @@
+"""Write a :class:`Problem` back as canonical PDDL text (sorted facts, one per line)."""
+
+from __future__ import annotations
+
+from .domain import Atom
+from .problem import Problem
+
+
+def atom_to_pddl(atom: Atom) -> str:
+    return "(" + " ".join(atom) + ")"
+
+
+def problem_to_pddl(problem: Problem, *, typed: bool = False) -> str:
+    """Render ``problem``; ``typed`` writes ``name - type`` object declarations."""
+    if typed:
+        by_type: dict[str, list[str]] = {}
+        for obj, type_name in zip(problem.objects, problem.object_types):
+            by_type.setdefault(type_name, []).append(obj)
+        objects = " ".join(f"{' '.join(objs)} - {t}" for t, objs in by_type.items())
+        requirements = "(:requirements :strips :typing)"
+    else:
+        objects = " ".join(problem.objects)
+        requirements = "(:requirements :strips)"
+    init = "\n    ".join(atom_to_pddl(a) for a in sorted(problem.init))
+    goal = "\n      ".join(atom_to_pddl(a) for a in sorted(problem.goal))
+    return (
+        f"(define (problem {problem.name})\n"
+        f"  (:domain {problem.domain})\n"
+        f"  {requirements}\n"
+        f"  (:objects {objects})\n"
+        f"  (:init\n    {init})\n"
+        f"  (:goal (and\n      {goal}))\n"
+        ")\n"
+    )

@@ -1,0 +1,100 @@
+"""Grounding and progression for STRIPS problems.
+
+A grounded action is the triple of Definition 1 (pre, add, del) over ground atoms.  Grounding
+prunes on static predicates (those no action changes), so only actions whose static
+preconditions hold in the initial state are produced.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Iterator
+
+from ..pddl.domain import Action, Atom, DomainDef
+from ..pddl.problem import Problem
+
+State = frozenset  # of ground atoms
+
+
+@dataclass(frozen=True)
+class GroundAction:
+    """One action instance: ``name`` and ``args`` as written in a plan, with its STRIPS triple."""
+
+    name: str
+    args: tuple[str, ...]
+    pre: frozenset[Atom]
+    add: frozenset[Atom]
+    delete: frozenset[Atom]
+
+    def applicable(self, state: State) -> bool:
+        return self.pre <= state
+
+    def apply(self, state: State) -> State:
+        return (state - self.delete) | self.add
+
+    def __str__(self) -> str:
+        return "(" + " ".join((self.name,) + self.args) + ")"
+
+
+def _substitute(atoms: tuple[Atom, ...], binding: dict[str, str]) -> frozenset[Atom]:
+    return frozenset((a[0],) + tuple(binding.get(x, x) for x in a[1:]) for a in atoms)
+
+
+def ground_action(action: Action, args: tuple[str, ...]) -> GroundAction:
+    """Instantiate ``action`` with ``args`` (no applicability check)."""
+    binding = {var: arg for (var, _), arg in zip(action.parameters, args)}
+    return GroundAction(
+        name=action.name,
+        args=tuple(args),
+        pre=_substitute(action.precondition, binding),
+        add=_substitute(action.add, binding),
+        delete=_substitute(action.delete, binding),
+    )
+
+
+def candidates_for(domain: DomainDef, problem: Problem, type_name: str) -> list[str]:
+    """Objects of ``problem`` that may fill a parameter of type ``type_name``."""
+    return [o for o, t in zip(problem.objects, problem.object_types)
+            if not domain.typed or domain.is_subtype(t, type_name)]
+
+
+def ground_actions(domain: DomainDef, problem: Problem) -> Iterator[GroundAction]:
+    """Every action instance whose static preconditions hold in the initial state."""
+    static_init = {a for a in problem.init if a[0] in domain.static_predicates}
+    for action in domain.actions.values():
+        pools = [candidates_for(domain, problem, t) for _, t in action.parameters]
+        static_pre = [a for a in action.precondition if a[0] in domain.static_predicates]
+        for args in itertools.product(*pools):
+            binding = {var: arg for (var, _), arg in zip(action.parameters, args)}
+            if all((a[0],) + tuple(binding.get(x, x) for x in a[1:]) in static_init
+                   for a in static_pre):
+                yield ground_action(action, args)
+
+
+def reachable_states(actions: list[GroundAction], init: State, max_states: int) -> Iterator[State]:
+    """Breadth-first enumeration of every state reachable from ``init``.
+
+    Raises :class:`ResourceLimitError` when more than ``max_states`` states are reachable, so a
+    caller can never mistake a truncated enumeration for the whole space.
+    """
+    from ..errors import ResourceLimitError
+
+    seen = {init}
+    frontier = [init]
+    yield init
+    while frontier:
+        next_frontier = []
+        for state in frontier:
+            for action in actions:
+                if action.pre <= state:
+                    succ = (state - action.delete) | action.add
+                    if succ not in seen:
+                        if len(seen) >= max_states:
+                            raise ResourceLimitError(
+                                f"more than {max_states} reachable states; brute force gives up"
+                            )
+                        seen.add(succ)
+                        next_frontier.append(succ)
+                        yield succ
+        frontier = next_frontier

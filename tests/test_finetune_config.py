@@ -1,0 +1,123 @@
+"""Fine-tuning configs: the paper's recipe, strict keys, double quantization really on."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from planetarium.finetune.cli import finetune_command
+from planetarium.finetune.config import ConfigError, load_config
+
+ROOT = Path(__file__).resolve().parents[1]
+GEMMA_CONFIGS = sorted((ROOT / "finetune").glob("gemma-2-*.yaml"))
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "cfg.yaml"
+    path.write_text(text)
+    return path
+
+
+MINIMAL = "model: m\nout_dir: o\ndata: {source: s}\n"
+
+
+@pytest.mark.parametrize("path", GEMMA_CONFIGS, ids=lambda p: p.stem)
+def test_gemma_configs_are_the_appendix_f_recipe(path):
+    cfg = load_config(path)
+    assert cfg.model == f"google/{path.stem}"
+    assert cfg.attn_implementation == "eager"
+    q, lora, t = cfg.quantization, cfg.lora, cfg.training
+    assert (q.load_in_4bit, q.quant_type, q.double_quant, q.compute_dtype) == (True, "nf4", True, "bfloat16")
+    assert (lora.r, lora.alpha, lora.dropout, lora.target_modules) == (16, 32, 0.05, "all-linear")
+    assert (t.optimizer, t.learning_rate, t.adam_beta1, t.adam_beta2, t.adam_epsilon) == (
+        "adamw_torch", 2e-5, 0.9, 0.999, 1e-8,
+    )
+    assert (t.weight_decay, t.batch_size, t.max_seq_length, t.epochs) == (0.01, 1, 1500, 1.0)
+    assert t.drop_longest_fraction == 0.05 and t.gradient_checkpointing
+
+
+def test_bitsandbytes_config_has_double_quant_on():
+    pytest.importorskip("transformers")
+    import torch
+
+    from planetarium.finetune.model import bnb_config
+
+    bnb = bnb_config(load_config(GEMMA_CONFIGS[0]).quantization)
+    assert bnb.load_in_4bit and not bnb.load_in_8bit
+    assert bnb.bnb_4bit_use_double_quant is True
+    assert bnb.bnb_4bit_quant_type == "nf4"
+    assert bnb.bnb_4bit_compute_dtype == torch.bfloat16
+
+
+def test_the_originals_misnamed_key_is_rejected_with_a_hint(tmp_path):
+    path = write(tmp_path, MINIMAL + "quantization: {use_double_quant: true}\n")
+    with pytest.raises(ConfigError, match=r"unknown key 'quantization.use_double_quant'.*did you mean 'double_quant'"):
+        load_config(path)
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        ("lora: {rank: 8}\n", "unknown key 'lora.rank'"),
+        ("learning_rate: 0.1\n", "unknown key 'learning_rate'"),
+        ("training: {batch_size: '1'}\n", r"training.batch_size: expected int"),
+        ("training: {batch_size: true}\n", r"training.batch_size: expected int"),
+        ("training: {gradient_checkpointing: 1}\n", r"expected bool"),
+        ("training: {learning_rate: fast}\n", r"expected float"),
+        ("training: {drop_longest_fraction: 1.5}\n", r"drop_longest_fraction must be in"),
+        ("quantization: {quant_type: int4}\n", r"'int4' is not one of nf4, fp4"),
+        ("lora: 16\n", r"lora: expected a mapping"),
+    ],
+)
+def test_bad_configs_fail_loudly(tmp_path, extra, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(write(tmp_path, MINIMAL + extra))
+
+
+def test_missing_required_key(tmp_path):
+    with pytest.raises(ConfigError, match="missing key 'data.source'"):
+        load_config(write(tmp_path, "model: m\nout_dir: o\ndata: {split: random:train}\n"))
+
+
+def test_yaml_exponent_without_dot_is_a_float(tmp_path):
+    # PyYAML reads 2e-5 as the string "2e-5"; it must still mean the number.
+    cfg = load_config(write(tmp_path, MINIMAL + "training: {learning_rate: 2e-5, epochs: 2}\n"))
+    assert cfg.training.learning_rate == 2e-5 and cfg.training.epochs == 2.0
+
+
+def test_tiny_config_builds_a_local_model_from_the_demo_data():
+    cfg = load_config(ROOT / "finetune" / "tiny.yaml")
+    assert cfg.is_tiny and cfg.quantization.load_in_4bit  # 4-bit on a GPU, skipped on a CPU
+    assert (cfg.data.source, cfg.data.split) == ("data/demo.yaml", "random:train")
+
+
+def test_overrides_are_validated_like_yaml(tmp_path):
+    path = write(tmp_path, MINIMAL)
+    cfg = load_config(path, ["training.max_steps=5", "lora.r=8", "data.split=heldout:train"])
+    assert (cfg.training.max_steps, cfg.lora.r, cfg.data.split) == (5, 8, "heldout:train")
+    with pytest.raises(ConfigError, match="unknown key 'training.max_step'"):
+        load_config(path, ["training.max_step=5"])
+    with pytest.raises(ConfigError, match="not of the form key=value"):
+        load_config(path, ["training.max_steps"])
+
+
+def test_cli_reports_config_errors_cleanly(tmp_path):
+    path = write(tmp_path, MINIMAL + "quantization: {double_quant_typo: true}\n")
+    result = CliRunner().invoke(finetune_command, ["--config", str(path)])
+    assert result.exit_code != 0
+    assert "unknown key 'quantization.double_quant_typo'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_importing_the_cli_loads_no_training_stack():
+    code = (
+        "import sys, planetarium.finetune.cli\n"
+        "heavy = {'torch', 'transformers', 'peft', 'trl', 'datasets', 'accelerate', 'bitsandbytes'}\n"
+        "print(sorted(heavy & set(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
