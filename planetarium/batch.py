@@ -104,11 +104,13 @@ class _Pool:
 
 
 def grade_batch(items: Iterable[Any], *, workers: int | None = None, timeout_s: float = 10.0,
-                progress: bool = True, total: int | None = None, **options) -> Iterator[dict]:
+                progress: bool = True, total: int | None = None, grace_s: float = GRACE_S,
+                **options) -> Iterator[dict]:
     """Grade every item; yields one result row per item, in input order.
 
     ``options`` are passed to :func:`planetarium.grading.grade` (``relax_typing``,
-    ``check_solvable``, ...).  ``progress`` shows a bar when stderr is a terminal.
+    ``check_solvable``, ...).  A worker silent for ``timeout_s + grace_s`` is killed and its item
+    reported as ``timeout``.  ``progress`` shows a tqdm bar.
     """
     from tqdm import tqdm
 
@@ -154,7 +156,7 @@ def grade_batch(items: Iterable[Any], *, workers: int | None = None, timeout_s: 
                         worker.pending.popleft()
                         worker.last_report = now
                     done[index] = row
-                elif now - worker.last_report > timeout_s + GRACE_S:
+                elif now - worker.last_report > timeout_s + grace_s:
                     index, row = _lost(worker, TIMEOUT,
                                        f"no verdict within {timeout_s:g} s (worker killed)")
                     done[index] = row

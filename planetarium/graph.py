@@ -50,6 +50,10 @@ def build_graph(objects: tuple[str, ...], object_types: tuple[str, ...],
     return graph
 
 
+class StepLimitReached(ResourceLimitError):
+    """The step budget (not the clock) ran out; a caller may retry with a better strategy."""
+
+
 class SearchBudget:
     """Bounds the isomorphism search by matcher calls and wall-clock time.
 
@@ -66,7 +70,7 @@ class SearchBudget:
     def check(self) -> None:
         """Raise :class:`ResourceLimitError` if the step or time budget is spent."""
         if self.max_calls is not None and self.calls > self.max_calls:
-            raise ResourceLimitError(f"isomorphism search exceeded {self.max_calls} steps")
+            raise StepLimitReached(f"isomorphism search exceeded {self.max_calls} steps")
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise ResourceLimitError("isomorphism search ran past the time limit")
 
@@ -76,16 +80,101 @@ class SearchBudget:
             self.check()
         return a == b
 
+    def sub_budget(self, max_calls: int) -> "SearchBudget":
+        """A smaller step budget sharing this one's deadline."""
+        remaining = None if self.max_calls is None else self.max_calls - self.calls
+        cap = max_calls if remaining is None else min(max_calls, remaining)
+        return SearchBudget(cap, self.deadline)
 
-def _label_counts(graph: rx.PyDiGraph) -> Counter:
-    return Counter(graph.nodes())
+
+#: Steps granted to the plain VF2 attempt before symmetry-breaking colour refinement kicks in.
+QUICK_STEPS = 20_000
+
+
+def _vf2(first: rx.PyDiGraph, second: rx.PyDiGraph, budget: SearchBudget) -> bool:
+    return rx.is_isomorphic(first, second, node_matcher=budget.match,
+                            edge_matcher=budget.match, id_order=False)
+
+
+def _adjacency(graph: rx.PyDiGraph, offset: int) -> list[list[tuple[int, int]]]:
+    """Per node: (edge code, neighbour) pairs; the code says direction and argument position."""
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(graph.num_nodes())]
+    for u, v, pos in graph.weighted_edge_list():
+        adj[u].append((2 * pos, v + offset))
+        adj[v].append((2 * pos + 1, u + offset))
+    return adj
+
+
+def refined_colours(first: rx.PyDiGraph, second: rx.PyDiGraph, budget: SearchBudget,
+                    max_rounds: int | None = None) -> tuple[list[int], list[int], bool] | None:
+    """Colour refinement (1-dimensional Weisfeiler-Leman) run on both graphs together.
+
+    Returns each graph's node colours after at most ``max_rounds`` rounds (``None``: until
+    stable) and whether they are stable, or ``None`` as soon as the two colour histograms
+    differ — which proves the graphs are not isomorphic.  Colours are isomorphism invariant, so
+    using them as labels keeps VF2 exact while stopping it from trying every permutation of
+    interchangeable nodes (balls in one room, single-block towers, ...).
+    """
+    n1 = first.num_nodes()
+    colours = list(first.nodes()) + list(second.nodes())
+    adj = _adjacency(first, 0) + _adjacency(second, n1)
+    count = len(set(colours))
+    rounds = 0
+    while max_rounds is None or rounds < max_rounds:
+        budget.check()
+        rounds += 1
+        palette: dict[tuple, int] = {}
+        new = [palette.setdefault((colours[v], tuple(sorted([(c, colours[u]) for c, u in adj[v]]))),
+                                  len(palette)) for v in range(len(colours))]
+        if Counter(new[:n1]) != Counter(new[n1:]):
+            return None
+        stable = len(palette) == count
+        colours, count = new, len(palette)
+        if stable:
+            return colours[:n1], colours[n1:], True
+    return colours[:n1], colours[n1:], False
+
+
+def _recoloured(graph: rx.PyDiGraph, colours: list[int]) -> rx.PyDiGraph:
+    copy = graph.copy()
+    for node, colour in enumerate(colours):
+        copy[node] = colour
+    return copy
+
+
+#: Refinement rounds always run before VF2: cheap, and enough to expose most local differences.
+#: Measured (bench notes in graph docs): with 2 rounds VF2 still explores permutations of
+#: look-alike balls on 16-32-ball gripper pairs for hundreds of ms; with 3 it takes ~1 ms.
+EARLY_ROUNDS = 3
 
 
 def isomorphic(first: rx.PyDiGraph, second: rx.PyDiGraph, budget: SearchBudget) -> bool:
-    """Label- and position-preserving isomorphism, or :class:`ResourceLimitError`."""
+    """Label- and position-preserving isomorphism, or :class:`ResourceLimitError`.
+
+    A couple of refinement rounds expose most differences cheaply; VF2 on the refined labels
+    then decides most pairs within a few thousand steps.  When it does not, refinement runs to
+    stability, which either proves the graphs different or gives VF2 labels fine enough to avoid
+    exploring permutations of look-alike nodes.
+    """
     if first.num_nodes() != second.num_nodes() or first.num_edges() != second.num_edges():
         return False
-    if _label_counts(first) != _label_counts(second):
+    if Counter(first.nodes()) != Counter(second.nodes()):
         return False
-    return rx.is_isomorphic(first, second, node_matcher=budget.match,
-                            edge_matcher=budget.match, id_order=False)
+    refined = refined_colours(first, second, budget, EARLY_ROUNDS)
+    if refined is None:
+        return False
+    colours_1, colours_2, stable = refined
+    g1, g2 = _recoloured(first, colours_1), _recoloured(second, colours_2)
+    if not stable:
+        quick = budget.sub_budget(QUICK_STEPS)
+        try:
+            return _vf2(g1, g2, quick)
+        except StepLimitReached:
+            pass
+        finally:
+            budget.calls += quick.calls
+        refined = refined_colours(first, second, budget)
+        if refined is None:
+            return False
+        g1, g2 = _recoloured(first, refined[0]), _recoloured(second, refined[1])
+    return _vf2(g1, g2, budget)

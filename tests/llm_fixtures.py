@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 
 def _problem(name: str, domain: str, objects: list[str], init: list[str], goal: list[str]) -> str:
     return (
@@ -97,3 +99,83 @@ def typed_variant(pddl: str) -> str:
     end = pddl.index(")", start)
     objects = " ".join(f"{name} - item" for name in pddl[start:end].split())
     return pddl[:start] + objects + pddl[end:]
+
+
+class ChatServer:
+    """A chat-completions endpoint on 127.0.0.1 in a thread, answering from a script.
+
+    ``script`` is a list of HTTP status codes served in order to successive requests (then 200
+    forever); a 200 echoes the last user message's first 40 characters so answers are checkable.
+    Every request body and its headers are kept in ``requests``.
+    """
+
+    def __init__(self, script: list[int] | None = None) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.script = list(script or [])
+        self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with server.lock:
+                    server.requests.append({"path": self.path, "body": body,
+                                            "headers": dict(self.headers)})
+                    status = server.script.pop(0) if server.script else 200
+                if status == 200:
+                    text = body["messages"][-1]["content"][:40]
+                    payload = {"choices": [{"message": {"role": "assistant", "content": text},
+                                            "finish_reason": "stop"}],
+                               "usage": {"prompt_tokens": 7, "completion_tokens": 3}}
+                else:
+                    payload = {"error": {"message": f"scripted {status}"}}
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __enter__(self) -> "ChatServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny Gemma 2 model and PDDL tokenizer, built once per test session."""
+    from planetarium.llm.tiny import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model", seed=0)
+
+
+@pytest.fixture
+def one_thread():
+    """One torch thread while generating in the test process.
+
+    On a shared 2-core machine OpenMP threads spin against other processes and generation gets
+    about ten times slower; one thread is plenty for the tiny model.
+    """
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -112,12 +110,3 @@ def test_cli_reports_config_errors_cleanly(tmp_path):
     assert "unknown key 'quantization.double_quant_typo'" in result.output
     assert "Traceback" not in result.output
 
-
-def test_importing_the_cli_loads_no_training_stack():
-    code = (
-        "import sys, planetarium.finetune.cli\n"
-        "heavy = {'torch', 'transformers', 'peft', 'trl', 'datasets', 'accelerate', 'bitsandbytes'}\n"
-        "print(sorted(heavy & set(sys.modules)))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"

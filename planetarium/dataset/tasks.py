@@ -132,10 +132,16 @@ class ExplicitTemplates:
     intro: Callable[[tuple[str, ...], tuple[str, ...] | None], str]
     sentences: Mapping[str, tuple[str, str]]
     goal_intro: str = "Your goal is to have the following:"
+    #: Rendered sentences: the same atoms recur across ~10^5 problems, formatting dominated.
+    _cache: dict[tuple[Atom, bool], str] = field(default_factory=dict, repr=False, compare=False)
 
     def sentence(self, atom: Atom, is_init: bool) -> str:
-        init_fmt, goal_fmt = self.sentences[atom[0]]
-        return (init_fmt if is_init else goal_fmt).format(*atom[1:])
+        key = (atom, is_init)
+        text = self._cache.get(key)
+        if text is None:
+            init_fmt, goal_fmt = self.sentences[atom[0]]
+            text = self._cache[key] = (init_fmt if is_init else goal_fmt).format(*atom[1:])
+        return text
 
     def render(self, atoms: Sequence[Atom], is_init: bool,
                objects: tuple[str, ...] = (), object_types: tuple[str, ...] | None = None) -> str:

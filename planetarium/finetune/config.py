@@ -19,8 +19,7 @@ from typing import Any
 import yaml
 
 from planetarium.errors import PlanetariumError
-
-TINY_PREFIX = "tiny:"
+from planetarium.llm.config import TINY_PREFIX
 
 
 class ConfigError(PlanetariumError, ValueError):

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from planetarium.errors import require
+from planetarium.llm.config import TINY_PREFIX
 
-from .config import TINY_PREFIX, FinetuneConfig, LoraConfig, QuantizationConfig
+from .config import FinetuneConfig, LoraConfig, QuantizationConfig
 
 log = logging.getLogger(__name__)
 
@@ -71,18 +72,15 @@ def load_base(cfg: FinetuneConfig, base: str, quantize: bool) -> tuple[Any, Any]
     return tokenizer, model
 
 
-def add_lora(model: Any, lora: LoraConfig, *, quantized: bool, gradient_checkpointing: bool) -> Any:
-    """Wrap ``model`` with a fresh LoRA adapter on every linear layer except the LM head."""
+def add_lora(model: Any, lora: LoraConfig, *, quantized: bool) -> Any:
+    """Wrap ``model`` with a fresh LoRA adapter on every linear layer except the LM head.
+
+    Gradient checkpointing is left to the Trainer (``TrainingArguments``), in one place for both
+    paths; it is non-reentrant, so the inputs need no ``requires_grad`` hook.
+    """
     peft = require("peft", "train")
-    ckpt_kwargs = {"use_reentrant": False}
-    if quantized:
-        model = peft.prepare_model_for_kbit_training(
-            model,
-            use_gradient_checkpointing=gradient_checkpointing,
-            gradient_checkpointing_kwargs=ckpt_kwargs,
-        )
-    elif gradient_checkpointing:
-        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs=ckpt_kwargs)
+    if quantized:  # freezes the 4-bit base and upcasts its remaining small weights to fp32
+        model = peft.prepare_model_for_kbit_training(model, use_gradient_checkpointing=False)
     config = peft.LoraConfig(
         r=lora.r,
         lora_alpha=lora.alpha,

@@ -20,6 +20,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from planetarium.dataset import load_rows
 from planetarium.domains import get_domain
 from planetarium.errors import PlanetariumError, require
 from planetarium.llm.prompts import prompt_template_hash
@@ -90,6 +91,8 @@ def training_arguments(cfg: FinetuneConfig, out_dir: Path) -> Any:
         save_steps=t.save_steps,
         save_total_limit=t.save_total_limit,
         seed=t.seed,
+        gradient_checkpointing=t.gradient_checkpointing,
+        gradient_checkpointing_kwargs={"use_reentrant": False},
         bf16=dtype == "bfloat16",
         fp16=dtype == "float16",
         report_to="none",
@@ -118,8 +121,6 @@ def last_checkpoint(out_dir: Path) -> str | None:
 
 def run(cfg: FinetuneConfig, *, resume: bool = False) -> dict[str, Any]:
     """Train one adapter as configured; returns the record written next to it."""
-    from planetarium.dataset import load_rows
-
     out_dir = Path(cfg.out_dir)
     checkpoint = last_checkpoint(out_dir)
     if checkpoint and not resume:
@@ -141,9 +142,7 @@ def run(cfg: FinetuneConfig, *, resume: bool = False) -> dict[str, Any]:
         data.n_rows, len(data.examples), len(data.dropped_longest),
         len(data.dropped_too_long), data.n_truncated,
     )
-    model = add_lora(
-        model, cfg.lora, quantized=quantize, gradient_checkpointing=cfg.training.gradient_checkpointing
-    )
+    model = add_lora(model, cfg.lora, quantized=quantize)
     trainer = make_trainer(cfg, model, tokenizer, data.examples, out_dir)
     result = trainer.train(resume_from_checkpoint=checkpoint)
     record = {

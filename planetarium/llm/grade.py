@@ -84,7 +84,7 @@ def grade_run(
     progress: bool = True,
 ) -> dict[str, Any]:
     """Write ``verdicts.jsonl`` and ``results.json`` for ``run_dir`` and return the results."""
-    from ..grading import grade_batch
+    from ..batch import grade_batch
 
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
@@ -107,7 +107,8 @@ def grade_run(
         mode: {
             raw["id"]: _verdict(raw)
             for raw in grade_batch(
-                jobs, workers=workers, timeout_s=timeout, relax_typing=relax, progress=progress
+                jobs, workers=workers, timeout_s=timeout, relax_typing=relax, progress=progress,
+                total=len(jobs),
             )
         }
         for mode, relax in MODES.items()

@@ -137,9 +137,10 @@ def plot_domains(runs: list[GradedRun], path: Path) -> None:
         series["correct (relaxed typing)"] = [rates(rows, "relaxed")["correct"] for rows in subsets]
         _bars(axis, [run.label for run in runs], series)
         axis.set_title(domain)
-    axes[0][0].legend(fontsize="small")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), bbox_to_anchor=(0.5, -0.08))
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
 
 

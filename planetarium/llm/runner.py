@@ -36,14 +36,14 @@ def default_run_dir(config: EvalConfig) -> Path:
 
 
 def select_rows(config: EvalConfig) -> list[dict[str, Any]]:
-    """The dataset rows of the configured splits, sampled per domain and limited if asked."""
+    """The dataset rows of the configured splits, in dataset order, sampled and limited if asked."""
     from ..dataset import load_rows
 
     rows: dict[str, dict[str, Any]] = {}
     for split in config.splits:
         for row in load_rows(config.dataset, split=split):
             rows.setdefault(str(row["id"]), row)
-    selected = sorted(rows.values(), key=lambda row: str(row["id"]))
+    selected = list(rows.values())
     if config.sample_per_domain is not None:
         selected = _sample_per_domain(selected, config.sample_per_domain, config.seed)
     return selected[: config.limit] if config.limit is not None else selected
@@ -52,11 +52,11 @@ def select_rows(config: EvalConfig) -> list[dict[str, Any]]:
 def _sample_per_domain(rows: list[dict[str, Any]], k: int, seed: int) -> list[dict[str, Any]]:
     """At most ``k`` rows per domain, as the paper did for o1-mini (250 per domain)."""
     rng = random.Random(seed)
-    by_domain: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_domain.setdefault(row["domain"], []).append(row)
-    picked = [row for group in by_domain.values() for row in rng.sample(group, min(k, len(group)))]
-    return sorted(picked, key=lambda row: str(row["id"]))
+    by_domain: dict[str, list[int]] = {}
+    for index, row in enumerate(rows):
+        by_domain.setdefault(row["domain"], []).append(index)
+    picked = [i for indices in by_domain.values() for i in rng.sample(indices, min(k, len(indices)))]
+    return [rows[i] for i in sorted(picked)]
 
 
 def dataset_hash(rows: list[dict[str, Any]]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import PDDLSyntaxError, UnsupportedFeatureError
-from .sexpr import SList, Symbol, read_sexprs
+from .sexpr import SList, read_sexprs
 
 Atom = tuple  # (predicate, arg1, arg2, ...): plain tuples keep hashing and comparison fast
 
@@ -54,23 +54,28 @@ class DomainDef:
         return False
 
 
-def parse_typed_list(items: list, default: str = "object") -> list[tuple[Symbol, str]]:
-    """Read ``a b - t1 c - t2 d`` into ``[(a, t1), (b, t1), (c, t2), (d, object)]``."""
-    out: list[tuple[Symbol, str]] = []
-    pending: list[Symbol] = []
-    i = 0
+def parse_typed_list(items: SList, default: str = "object") -> list[tuple[str, str]]:
+    """Read ``a b - t1 c - t2 d`` into ``[(a, t1), (b, t1), (c, t2), (d, object)]``.
+
+    ``items`` is the whole section (its head, e.g. ``:objects``, is skipped); errors name the
+    section's line.
+    """
+    out: list[tuple[str, str]] = []
+    pending: list[str] = []
+    line = items.line
+    i = 1
     while i < len(items):
         item = items[i]
         if isinstance(item, SList):
-            raise PDDLSyntaxError(f"expected a name, found a parenthesised list", item.line)
+            raise PDDLSyntaxError("expected a name, found a parenthesised list", item.line)
         if item == "-":
             if i + 1 >= len(items) or isinstance(items[i + 1], SList):
-                raise PDDLSyntaxError("'-' must be followed by a type name", item.line)
+                raise PDDLSyntaxError("'-' must be followed by a type name", line)
             type_name = items[i + 1]
             if type_name == "either":
-                raise UnsupportedFeatureError(f"line {item.line}: 'either' types are not supported")
+                raise UnsupportedFeatureError(f"line {line}: 'either' types are not supported")
             if not pending:
-                raise PDDLSyntaxError(f"type '{type_name}' follows no name", item.line)
+                raise PDDLSyntaxError(f"type '{type_name}' follows no name", line)
             out.extend((name, str(type_name)) for name in pending)
             pending = []
             i += 2
@@ -139,13 +144,12 @@ def parse_domain(text: str) -> DomainDef:
                     f"domain '{name}' needs {sorted(unsupported)}; only :strips and :typing are supported"
                 )
         elif key == ":types":
-            types.update((str(t), parent) for t, parent in parse_typed_list(section[1:]))
+            types.update(parse_typed_list(section))
         elif key == ":predicates":
             for pred in section[1:]:
                 if not isinstance(pred, SList) or not pred:
                     raise PDDLSyntaxError("expected '(predicate ?arg ...)'", section.line)
-                params = parse_typed_list(pred[1:])
-                predicates[str(pred[0])] = tuple(t for _, t in params)
+                predicates[str(pred[0])] = tuple(t for _, t in parse_typed_list(pred))
         elif key == ":action":
             action = _parse_action(section)
             actions[action.name] = action
@@ -162,6 +166,14 @@ def parse_domain(text: str) -> DomainDef:
     )
 
 
+def _with_head(items, line: int) -> SList:
+    """``items`` (a parameter list, which has no head keyword) as a section parse_typed_list reads."""
+    section = SList(getattr(items, "line", line))
+    section.append(":parameters")
+    section.extend(items or [])
+    return section
+
+
 def _parse_action(section: SList) -> Action:
     if len(section) < 2:
         raise PDDLSyntaxError("':action' needs a name", section.line)
@@ -170,7 +182,8 @@ def _parse_action(section: SList) -> Action:
     rest = section[2:]
     for i in range(0, len(rest) - 1, 2):
         fields[str(rest[i])] = rest[i + 1]
-    params = parse_typed_list(list(fields.get(":parameters", [])))
+    declared = fields.get(":parameters")
+    params = parse_typed_list(_with_head(declared, section.line))
     pre, _ = _conjunction(fields.get(":precondition", SList(section.line)), f"action {name}", False)
     add, delete = _conjunction(fields.get(":effect", SList(section.line)), f"action {name}", True)
     return Action(

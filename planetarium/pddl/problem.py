@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..errors import PDDLSyntaxError, PDDLValidationError, UnsupportedFeatureError
 from .domain import Atom, DomainDef, parse_typed_list
 from .extract import extract_problem
-from .sexpr import SList, Symbol, read_sexprs
+from .sexpr import SList, read_sexprs
 
 _UNSUPPORTED_GOAL = {"not", "or", "imply", "forall", "exists", "when", "preference"}
 _NUMERIC = {"=", "<", ">", "<=", ">=", "increase", "decrease"}
@@ -106,22 +106,23 @@ class _ProblemReader:
         objects: dict[str, str] = {}
         if section is None:
             return objects
-        for name, type_name in parse_typed_list(section[1:]):
+        line = section.line
+        for name, type_name in parse_typed_list(section):
             if name in objects:
-                raise PDDLValidationError(f"object '{name}' is declared twice", name.line)
+                raise PDDLValidationError(f"object '{name}' is declared twice", line)
             if type_name != "object" and not self.relax_typing:
                 if not self.domain.typed:
                     raise PDDLValidationError(
                         f"object '{name}' is declared with type '{type_name}', but domain "
                         f"'{self.domain.name}' is untyped (grade with relax_typing / "
                         "--ignore-typing to ignore types)",
-                        name.line,
+                        line,
                     )
                 if type_name not in self.domain.types:
                     raise PDDLValidationError(
                         f"object '{name}' has type '{type_name}', which domain "
                         f"'{self.domain.name}' does not declare",
-                        name.line,
+                        line,
                     )
             objects[str(name)] = type_name if self.check_types else "object"
         self.types = objects
@@ -221,6 +222,6 @@ def declared_domain_name(raw: str) -> str:
     if isinstance(define, SList):
         for section in define[2:]:
             if (isinstance(section, SList) and len(section) == 2 and section[0] == ":domain"
-                    and isinstance(section[1], Symbol)):
+                    and isinstance(section[1], str)):
                 return str(section[1])
     raise PDDLSyntaxError("the problem has no '(:domain NAME)' section", line)

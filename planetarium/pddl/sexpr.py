@@ -6,8 +6,8 @@ below ~0.14 ms.  Parsing two problems is the largest fixed cost of grading a pai
 budget is ~2 ms per pair, so the measured winner stays.
 
 The reader returns :class:`SList` (a list that remembers its opening line) whose items are
-:class:`Symbol` (a lower-cased ``str`` that remembers its line) or nested lists.  PDDL is
-case-insensitive, so everything is lower-cased here, once.
+lower-cased strings or nested lists.  PDDL is case-insensitive, so the text is lower-cased here,
+once.
 """
 
 from __future__ import annotations
@@ -16,22 +16,10 @@ import re
 
 from ..errors import PDDLSyntaxError
 
-_TOKEN = re.compile(r"[()]|;[^\n]*|[^\s();]+|\n")
+_TOKEN = re.compile(r"[()]|;[^\n]*|[^\s();]+")
 
 #: Deeper nesting than this is hostile input, not PDDL; refuse it before recursion gets costly.
 MAX_DEPTH = 64
-
-
-class Symbol(str):
-    """A lower-cased PDDL token that remembers the line it came from."""
-
-    __slots__ = ("line",)
-    line: int
-
-    def __new__(cls, text: str, line: int) -> "Symbol":
-        sym = super().__new__(cls, text.lower())
-        sym.line = line
-        return sym
 
 
 class SList(list):
@@ -44,36 +32,45 @@ class SList(list):
         self.line = line
 
 
-def read_sexprs(text: str, first_line: int = 1) -> list:
-    """Read every top-level S-expression in ``text``.
+def read_sexprs(text: str, first_line: int = 1) -> SList:
+    """Read every top-level S-expression in ``text`` (lower-cased; PDDL ignores case).
 
-    ``first_line`` is the line ``text`` starts on in the document it was cut from, so errors
-    name lines of the original model output.  Raises :class:`PDDLSyntaxError` naming the line of
-    an unbalanced parenthesis.
+    Symbols are plain strings; lists remember the line they open on, counted from
+    ``first_line`` (the line ``text`` starts on in the document it was cut from, so errors name
+    lines of the original model output).  Raises :class:`PDDLSyntaxError` naming the line of an
+    unbalanced parenthesis.
     """
+    text = text.lower()
     line = first_line
+    counted_to = 0
     root = SList(first_line)
     stack: list[SList] = [root]
+    top = root
     for match in _TOKEN.finditer(text):
         tok = match.group()
-        if tok == "\n":
-            line += 1
-        elif tok == "(":
+        if tok == "(":
+            start = match.start()
+            line += text.count("\n", counted_to, start)
+            counted_to = start
             if len(stack) > MAX_DEPTH:
                 raise PDDLSyntaxError(f"nesting deeper than {MAX_DEPTH} levels", line)
             node = SList(line)
-            stack[-1].append(node)
+            top.append(node)
             stack.append(node)
+            top = node
         elif tok == ")":
             if len(stack) == 1:
+                line += text.count("\n", counted_to, match.start())
                 raise PDDLSyntaxError("unexpected ')' with no matching '('", line)
             stack.pop()
+            top = stack[-1]
         elif tok[0] != ";":
-            stack[-1].append(Symbol(tok, line))
+            top.append(tok)
     if len(stack) > 1:
+        end_line = line + text.count("\n", counted_to)
         raise PDDLSyntaxError(
             f"input ends before the '(' opened on line {stack[-1].line} is closed "
             "(truncated output?)",
-            line,
+            end_line,
         )
     return root

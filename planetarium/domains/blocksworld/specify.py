@@ -143,14 +143,15 @@ def fully_specify(domain: Domain, problem: Problem) -> frozenset[Atom] | None:
     open_top = [t not in goal.clear and t not in goal.held for _, t in fragments]
     n_open_bottom, n_open_top = sum(open_bottom), sum(open_top)
     forced: list[Atom] = []
-    unmentioned = False
+    some_unmentioned = False
     for (bottom, top), ob, ot in zip(fragments, open_bottom, open_top):
-        may_be_held = arm_free and ob and ot and bottom == top
-        unmentioned |= ob and ot and bottom == top
+        unmentioned = ob and ot and bottom == top  # the block is in no goal atom
+        some_unmentioned |= unmentioned
+        may_be_held = arm_free and unmentioned
         if ob and n_open_top - ot == 0 and not may_be_held:
             forced.append(("on-table", bottom))
         if ot and n_open_bottom - ob == 0 and not may_be_held:
             forced.append(("clear", top))
-    if not goal.held and not unmentioned:
+    if not goal.held and not some_unmentioned:
         forced.append(("arm-empty",))
     return problem.goal.union(forced)

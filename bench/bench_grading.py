@@ -1,0 +1,104 @@
+"""Time equivalence grading per stage on generated pairs, by domain and size.
+
+    python bench/bench_grading.py [--pairs 200] [--domains blocksworld,gripper,floor-tile,rover-single]
+
+Prints median and p95 milliseconds per pair for: parsing both problems, fully specifying both
+goals, the isomorphism checks (``compare`` minus fully_specify) and the total of
+``grade(check_solvable=False)``, single process.  Half the predictions are equivalent renamings,
+half near misses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from planetarium.domains import get_domain
+from planetarium.equivalence import compare
+from planetarium.grading import grade
+from planetarium.pddl import read_problem
+from planetarium.testing import pairs
+
+SIZES = {
+    "blocksworld": [4, 8, 16, 24, 32, 48, 64],
+    "gripper": [4, 8, 16, 24, 32, 48],
+}
+
+
+def problems_for(domain: str, size: int, rng: random.Random):
+    if domain == "blocksworld":
+        return pairs.blocksworld_problem(rng, size)
+    if domain == "gripper":
+        return pairs.gripper_problem(rng, size)
+    from planetarium.testing import generators_floortile_rover as ftr
+
+    return ftr.bench_problem(domain, size, rng)
+
+
+def sizes_for(domain: str) -> list[int]:
+    if domain in SIZES:
+        return SIZES[domain]
+    from planetarium.testing import generators_floortile_rover as ftr
+
+    return ftr.BENCH_SIZES[domain]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def bench(domain_name: str, size: int, n: int, rng: random.Random) -> dict:
+    domain = get_domain(domain_name)
+    typed = domain.definition.typed
+    timings: dict[str, list[float]] = {"parse": [], "fully_specify": [], "isomorphism": [], "total": []}
+    props = []
+    for i in range(n):
+        truth = problems_for(domain_name, size, rng)
+        pred = truth if i % 2 == 0 else pairs.near_miss(truth, rng)
+        gt_text = pairs.render(truth, rng, rename=False, typed=typed)
+        pred_text = pairs.render(pred, rng, typed=typed)
+        props.append(len(truth.init) + len(truth.goal))
+        t0 = time.perf_counter()
+        a = read_problem(gt_text, domain.definition)
+        b = read_problem(pred_text, domain.definition)
+        t1 = time.perf_counter()
+        domain.fully_specify(a)
+        domain.fully_specify(b)
+        t2 = time.perf_counter()
+        compare(a, b, domain)
+        t3 = time.perf_counter()
+        grade(gt_text, pred_text, check_solvable=False)
+        t4 = time.perf_counter()
+        timings["parse"].append(t1 - t0)
+        timings["fully_specify"].append(t2 - t1)
+        timings["isomorphism"].append(max(0.0, (t3 - t2) - (t2 - t1)))
+        timings["total"].append(t4 - t3)
+    row = {"domain": domain_name, "size": size, "props": int(statistics.median(props))}
+    for stage, values in timings.items():
+        row[stage] = (1e3 * statistics.median(values), 1e3 * percentile(values, 0.95))
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=200)
+    parser.add_argument("--domains", default="blocksworld,gripper,floor-tile,rover-single")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    header = f"{'domain':13s} {'size':>4s} {'props':>5s} " + " ".join(
+        f"{s + ' med/p95 ms':>24s}" for s in ("parse", "fully_specify", "isomorphism", "total"))
+    print(header)
+    for name in args.domains.split(","):
+        for size in sizes_for(name):
+            row = bench(name, size, args.pairs, rng)
+            cells = " ".join(f"{row[s][0]:11.3f} /{row[s][1]:9.3f}   "
+                             for s in ("parse", "fully_specify", "isomorphism", "total"))
+            print(f"{name:13s} {size:4d} {row['props']:5d} {cells}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""``planetarium data ...``: generate, report on and check the dataset.
+
+Importing this module is light: the library parts load inside the commands.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+
+@click.group("data")
+def data_group() -> None:
+    """Generate the Planetarium text-to-PDDL dataset, report on it, check it."""
+
+
+@data_group.command("generate")
+@click.option("--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="Dataset configuration (data/full.yaml, data/demo.yaml).")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Output directory (rows.jsonl, data/*.parquet, README.md, config.yaml).")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: CPU count).")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+def generate_command(config_path: str, out_dir: str, workers: int | None, progress: bool) -> None:
+    """Generate the dataset described by CONFIG into OUT."""
+    from ..errors import PlanetariumError
+    from .config import load_config
+    from .generator import generate
+    from .writer import write_dataset
+
+    start = time.monotonic()
+    try:
+        config = load_config(config_path)
+        rows = generate(config, workers=workers, progress=progress)
+        write_dataset(rows, out_dir, config)
+    except PlanetariumError as err:
+        raise click.ClickException(str(err)) from err
+    click.echo(f"{len(rows):,} rows written to {out_dir} in {time.monotonic() - start:.1f} s", err=True)
+
+
+@data_group.command("report")
+@click.argument("directory", type=click.Path(exists=True))
+def report_command(directory: str) -> None:
+    """Print the markdown split report of a generated DIRECTORY (or rows.jsonl)."""
+    from . import load_rows
+    from .config import load_config
+    from .report import render_report
+
+    config_file = Path(directory) / "config.yaml"
+    bins = load_config(config_file).size_bins if config_file.is_file() else (20, 40, 60, 80)
+    click.echo(render_report(load_rows(directory), bins), nl=False)
+
+
+@data_group.command("check")
+@click.argument("directory", type=click.Path(exists=True))
+@click.option("--workers", type=int, default=None, help="Worker processes (default: CPU count).")
+@click.option("--timeout", "timeout_s", type=float, default=60.0, show_default=True,
+              help="Seconds per problem.")
+@click.option("--split", default=None, help="Check only these rows (e.g. heldout:test).")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+def check_command(directory: str, workers: int | None, timeout_s: float, split: str | None,
+                  progress: bool) -> None:
+    """Grade every ground truth of DIRECTORY against itself; fail on any row that is not
+    parseable, solvable and equivalent."""
+    from . import load_rows
+    from .check import check_rows
+
+    rows = load_rows(directory, split)
+    failures = check_rows(rows, workers=workers, timeout_s=timeout_s, progress=progress)
+    for row, result in failures[:20]:
+        click.echo(f"FAIL id={row['id']} {row['name']} placeholder={row['is_placeholder']}: "
+                   f"parseable={result['parseable']} solvable={result['solvable']} "
+                   f"equivalent={result['equivalent']} status={result['status']}: "
+                   f"{result['reason']}", err=True)
+    if failures:
+        click.echo(f"{len(failures):,} of {len(rows):,} rows failed the self-check", err=True)
+        sys.exit(1)
+    click.echo(f"all {len(rows):,} rows: parseable, solvable and equivalent to themselves", err=True)

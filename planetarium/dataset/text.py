@@ -1,0 +1,48 @@
+"""Small English helpers shared by every domain's task texts.
+
+Like :mod:`planetarium.dataset.tasks`, this module imports nothing else from Planetarium, so the
+task modules under ``planetarium/domains`` may use it.  Getting counts right ("1 robot", never
+"1 robots") is a correctness matter here: the texts are the benchmark's inputs.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+_ORDINALS = (
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+    "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+    "seventeenth", "eighteenth", "nineteenth", "twentieth",
+)
+_TENS = {20: "twenty", 30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy",
+         80: "eighty", 90: "ninety"}
+
+
+def plural(n: int, noun: str, plural_form: str | None = None) -> str:
+    """``plural(1, "ball") == "1 ball"``, ``plural(3, "ball") == "3 balls"``."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n} {plural_form or noun + 's'}"
+
+
+def join_words(words: Sequence[str]) -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"``."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def ordinal(n: int) -> str:
+    """``1 -> "first"`` ... ``99 -> "ninety-ninth"``; larger numbers as ``"100th"``."""
+    if n < 1:
+        raise ValueError(f"no ordinal for {n}")
+    if n <= len(_ORDINALS):
+        return _ORDINALS[n - 1]
+    if n < 100:
+        tens, unit = divmod(n, 10)
+        if unit == 0:
+            return _TENS[n][:-1] + "ieth"
+        return f"{_TENS[tens * 10]}-{_ORDINALS[unit - 1]}"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -1,0 +1,176 @@
+"""Exact, linear-time ``fully_specify`` for Gripper.
+
+Vocabulary.  ``room``, ``ball`` and ``gripper`` are static *kind* atoms.  An initial state is
+*well-formed* when every object has at most one kind, every fluent atom has arguments of the
+right kinds (``(at-robby room)``, ``(at ball room)``, ``(carry ball gripper)``, ``(free
+gripper)``), the robot is in at most one room, every ball is in at most one place, and every
+gripper carries at most one ball and is not both free and carrying.  This admits states the
+dataset never writes (objects of no kind, no rooms, balls nowhere, grippers neither free nor
+carrying) because each of them still has an exact closed form:
+
+* a *usable* gripper is free or carries a ball; a gripper that is neither can never pick
+  (``pick`` needs ``free``) nor drop (``drop`` needs ``carry``), so it stays that way;
+* a *movable* ball is in a room or in a gripper; a ball that is nowhere can never be picked
+  (``pick`` needs ``at``) nor dropped (``drop`` needs ``carry``);
+* every action needs ``(at-robby ?r)``, so with the robot in no room (in particular with no
+  room at all) the initial state is the only reachable state;
+* with the robot in a room but no usable gripper, only ``move`` applies: the robot can be in any
+  room, everything else is fixed;
+* with the robot in a room and at least one usable gripper, every *placement* is reachable: the
+  robot in any one room, each movable ball in any room or any usable gripper, at most one ball
+  per gripper, a usable gripper free exactly when empty.  (Drop everything where the robot is;
+  then one gripper ferries each ball to its room; then pick the balls meant to be carried; then
+  move the robot.)  The actions keep these invariants, so nothing else is reachable.
+
+Everything else (an object of two kinds, two robot positions, a ball in two places, a gripper
+both free and carrying, ...) goes to the bounded brute force.
+
+For the last case a positive goal is a partial placement; it is satisfiable iff it is locally
+consistent, because a ball the goal leaves unplaced can always go to a room.  So no ``carry`` atom
+beyond the goal is ever forced, and what is forced is exactly:
+
+* the static kind atoms, which hold in every state;
+* ``(at-robby r)`` when ``r`` is the only room;
+* ``(at b r)`` for a ball the goal leaves unplaced, when ``r`` is the only room and every usable
+  gripper is already taken by the goal (it carries a ball or must be free);
+* ``(free g)`` for a usable gripper the goal leaves unconstrained, when the goal places every
+  movable ball (no ball is left to put in it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...pddl.domain import Atom
+from ...pddl.problem import Problem
+from ...testing.bruteforce import reachable_goal_intersection
+from ..base import DEFAULT_MAX_STATES, Domain
+
+_KINDS = ("room", "ball", "gripper")
+#: The kind each argument of a fluent atom must have in a well-formed state.
+_SIGNATURE = {"at-robby": ("room",), "at": ("ball", "room"), "carry": ("ball", "gripper"),
+              "free": ("gripper",)}
+
+
+@dataclass(frozen=True)
+class _World:
+    """A well-formed initial state, split into what never changes and what can move."""
+
+    init: frozenset[Atom]
+    static: frozenset[Atom]
+    rooms: frozenset[str]
+    robby: str | None            # the robot's room; None: no action ever applies
+    movable: frozenset[str]      # balls in a room or a gripper
+    usable: frozenset[str]       # grippers that are free or carry a ball
+
+
+def _read_world(problem: Problem) -> _World | None:
+    """The well-formed initial state of ``problem``, or ``None`` if it is not well-formed."""
+    kind: dict[str, str] = {}
+    static = []
+    for atom in problem.init:
+        if atom[0] in _KINDS:
+            if atom[1] in kind:
+                return None  # two kinds
+            kind[atom[1]] = atom[0]
+            static.append(atom)
+    robby = []
+    place: dict[str, str] = {}  # ball -> room or gripper
+    load: dict[str, str] = {}   # gripper -> ball
+    free = set()
+    for atom in problem.init:
+        pred = atom[0]
+        signature = _SIGNATURE.get(pred)
+        if signature is None:
+            continue
+        if any(kind.get(arg) != k for arg, k in zip(atom[1:], signature)):
+            return None
+        if pred == "at-robby":
+            robby.append(atom[1])
+        elif pred == "free":
+            free.add(atom[1])
+        else:
+            ball, where = atom[1], atom[2]
+            if ball in place or (pred == "carry" and where in load):
+                return None
+            place[ball] = where
+            if pred == "carry":
+                load[where] = ball
+    if len(robby) > 1 or free & load.keys():
+        return None
+    return _World(
+        init=problem.init,
+        static=frozenset(static),
+        rooms=frozenset(o for o, k in kind.items() if k == "room"),
+        robby=robby[0] if robby else None,
+        movable=frozenset(place),
+        usable=frozenset(free | load.keys()),
+    )
+
+
+def _robby_goal(world: _World, goal: frozenset[Atom]) -> list[Atom] | None:
+    """The ``at-robby`` atom true in every goal state, ``[]`` if none, ``None`` if unsatisfiable.
+
+    Only called when the robot can move: it can then end in any one room.
+    """
+    wanted = [a for a in goal if a[0] == "at-robby"]
+    if len(wanted) > 1 or any(a[1] not in world.rooms for a in wanted):
+        return None
+    if not wanted and len(world.rooms) == 1:
+        return [("at-robby", *world.rooms)]
+    return wanted
+
+
+def fully_specify(domain: Domain, problem: Problem) -> frozenset[Atom] | None:
+    """Every fact true in all goal states reachable from ``problem.init``; ``None`` if none is.
+
+    Exact and linear for well-formed initial states (module docstring); any other initial state
+    is handed to the brute force, which raises ResourceLimitError when it is too large.
+    """
+    world = _read_world(problem)
+    if world is None:
+        return reachable_goal_intersection(domain.definition, problem, DEFAULT_MAX_STATES)
+    goal = problem.goal
+    if world.robby is None:
+        return problem.init if goal <= problem.init else None
+    robby = _robby_goal(world, goal)
+    if robby is None:
+        return None
+    if not world.usable:  # only the robot moves
+        fixed = frozenset(a for a in problem.init if a[0] != "at-robby")
+        if any(a not in fixed for a in goal if a[0] != "at-robby"):
+            return None
+        return fixed.union(robby)
+    place: dict[str, str] = {}
+    load: dict[str, str] = {}
+    free = set()
+    for atom in goal:
+        pred = atom[0]
+        if pred in _KINDS:
+            if atom not in world.static:
+                return None
+        elif pred == "free":
+            if atom[1] not in world.usable:
+                return None
+            free.add(atom[1])
+        elif pred in ("at", "carry"):
+            ball, where = atom[1], atom[2]
+            if ball not in world.movable or ball in place:
+                return None
+            if pred == "at" and where not in world.rooms:
+                return None
+            if pred == "carry" and (where not in world.usable or where in load):
+                return None
+            place[ball] = where
+            if pred == "carry":
+                load[where] = ball
+    if free & load.keys():
+        return None
+    forced: list[Atom] = robby
+    unplaced = [b for b in world.movable if b not in place]
+    untaken = [g for g in world.usable if g not in load and g not in free]
+    if len(world.rooms) == 1 and not untaken:
+        forced += [("at", b, *world.rooms) for b in unplaced]
+    if not unplaced:
+        forced += [("free", g) for g in untaken]
+    return goal | world.static | frozenset(forced)

@@ -1,0 +1,228 @@
+"""A complete, time-limited search over grounded STRIPS: the planner every domain can fall back on.
+
+Why a planner of our own: solvability must be decidable with nothing but pip packages, and the
+fallback is also what the built-in domain planners call for initial states outside the shapes
+they reason about exactly.  It therefore has to be *complete* — exhausting the reachable states
+proves unsolvability — and honest about limits: running out of time or states raises
+:class:`~planetarium.errors.ResourceLimitError`, never "unsolvable".
+
+Three steps keep it small enough to be useful:
+
+* **relaxed-reachability grounding** instantiates only actions whose preconditions can all
+  become true when deletes are ignored, joining preconditions against reachable facts instead of
+  enumerating the cross product of objects (a goal atom outside the relaxed closure proves
+  unsolvability at once);
+* **backward relevance** keeps only actions that add a fact the goal needs (transitively through
+  preconditions) and projects states onto those facts.  Dropping an irrelevant action from a plan
+  keeps it valid (it only adds irrelevant facts, and skipping its deletes only leaves more facts
+  true), so the projection merges states without losing plans;
+* states are Python ``int`` bit sets, and greedy best-first search on the number of unmet goal
+  atoms (with duplicate detection) finds plans fast and still visits every reachable state
+  before answering "unsolvable".
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass
+from itertools import count
+
+from ..errors import ResourceLimitError
+from ..pddl.domain import Action, Atom, DomainDef
+from ..pddl.problem import Problem
+from .plan_io import GroundStep
+
+#: Checking the clock on every expansion costs more than the expansion; this many go in between.
+_CLOCK_EVERY = 512
+
+
+def fits_type(domain: DomainDef, object_type: str, param_type: str) -> bool:
+    """Whether an object of ``object_type`` may fill a parameter of ``param_type``.
+
+    An object typed ``object`` in a typed domain comes from a problem read with relaxed typing
+    (types ignored), so it may fill any parameter; the preconditions still constrain it.
+    """
+    return not domain.typed or object_type == "object" or domain.is_subtype(object_type, param_type)
+
+
+@dataclass(frozen=True)
+class GroundTask:
+    """A grounded, relevance-pruned task over bit-set states (bit ``i`` is ``atoms[i]``)."""
+
+    atoms: tuple[Atom, ...]
+    init: int
+    goal: int
+    steps: tuple[GroundStep, ...]  # action i as written in a plan
+    pre: tuple[int, ...]
+    add: tuple[int, ...]
+    delete: tuple[int, ...]
+
+
+def _instantiate(atom: Atom, binding: dict[str, str]) -> Atom:
+    return (atom[0],) + tuple(binding.get(x, x) for x in atom[1:])
+
+
+def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict[str, None]]):
+    """Every binding of ``action``'s parameters under which all its preconditions are in ``facts``.
+
+    Preconditions are joined one at a time against the facts of their predicate; parameters no
+    precondition mentions range over the objects of their type.
+    """
+    params = [v for v, _ in action.parameters]
+    pres = list(action.precondition)
+
+    def extend(i: int, binding: dict[str, str]):
+        if i == len(pres):
+            free = [v for v in params if v not in binding]
+            yield from _fill(free, binding)
+            return
+        pattern = pres[i]
+        for fact in facts.get(pattern[0], ()):
+            if len(fact) != len(pattern):
+                continue
+            new = dict(binding)
+            for term, value in zip(pattern[1:], fact[1:]):
+                if term.startswith("?"):
+                    if new.setdefault(term, value) != value or value not in pools[term]:
+                        break
+                elif term != value:
+                    break
+            else:
+                yield from extend(i + 1, new)
+
+    def _fill(free: list[str], binding: dict[str, str]):
+        if not free:
+            yield binding
+            return
+        for value in pools[free[0]]:
+            yield from _fill(free[1:], {**binding, free[0]: value})
+
+    yield from extend(0, {})
+
+
+GroundInstance = tuple[GroundStep, frozenset, frozenset, frozenset]  # step, pre, add, delete
+
+
+def relaxed_ground(domain: DomainDef, problem: Problem) -> tuple[list[GroundInstance], set[Atom]]:
+    """Every action instance whose preconditions are reachable when deletes are ignored, and
+    the atoms reachable that way (a superset of every atom any reachable state holds)."""
+    types = dict(zip(problem.objects, problem.object_types))
+    reached: set[Atom] = set(problem.init)
+    by_pred: dict[str, set[Atom]] = {}
+    for atom in reached:
+        by_pred.setdefault(atom[0], set()).add(atom)
+    pools = {
+        name: {v: dict.fromkeys(o for o in problem.objects if fits_type(domain, types[o], t))
+               for v, t in action.parameters}
+        for name, action in domain.actions.items()
+    }
+    ground: dict[GroundStep, GroundInstance] = {}
+    changed = True
+    while changed:  # apply every applicable action, ignoring deletes, until nothing is new
+        changed = False
+        for action in domain.actions.values():
+            for binding in list(_bindings(action, by_pred, pools[action.name])):
+                step = (action.name,) + tuple(binding[v] for v, _ in action.parameters)
+                if step in ground:
+                    continue
+                add = frozenset(_instantiate(a, binding) for a in action.add)
+                ground[step] = (step, frozenset(_instantiate(a, binding) for a in action.precondition),
+                                add, frozenset(_instantiate(a, binding) for a in action.delete))
+                for fact in add - reached:
+                    reached.add(fact)
+                    by_pred.setdefault(fact[0], set()).add(fact)
+                    changed = True
+    return list(ground.values()), reached
+
+
+def ground_task(domain: DomainDef, problem: Problem) -> GroundTask | None:
+    """Ground ``problem``; ``None`` when a goal atom is not even relaxed-reachable (unsolvable)."""
+    instances, reached = relaxed_ground(domain, problem)
+    if not problem.goal <= reached:
+        return None
+    # backward relevance: facts the goal needs, through the preconditions of their achievers
+    relevant: set[Atom] = set(problem.goal)
+    kept: dict[GroundStep, GroundInstance] = {}
+    changed = True
+    while changed:
+        changed = False
+        for instance in instances:
+            step, pre, add, _ = instance
+            if step not in kept and add & relevant:
+                kept[step] = instance
+                if not pre <= relevant:
+                    relevant |= pre
+                    changed = True
+    atoms = tuple(sorted(relevant))
+    bit = {atom: 1 << i for i, atom in enumerate(atoms)}
+
+    def mask(facts) -> int:
+        return sum(bit[f] for f in set(facts) if f in bit)
+
+    chosen = list(kept.values())
+    return GroundTask(
+        atoms=atoms,
+        init=mask(problem.init),
+        goal=mask(problem.goal),
+        steps=tuple(step for step, *_ in chosen),
+        pre=tuple(mask(pre) for _, pre, _, _ in chosen),
+        add=tuple(mask(add) for _, _, add, _ in chosen),
+        delete=tuple(mask(d) for _, _, _, d in chosen),
+    )
+
+
+def search(task: GroundTask, timeout_s: float | None = None,
+           max_states: int | None = None) -> list[GroundStep] | None:
+    """Greedy best-first search (unmet goal count) with duplicate detection.
+
+    Returns a plan, or ``None`` after every reachable state was expanded without meeting the goal.
+    Raises :class:`ResourceLimitError` when ``timeout_s`` or ``max_states`` runs out first.
+    """
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    goal = task.goal
+    operators = list(zip(task.pre, task.add, task.delete, range(len(task.steps))))
+    parent: dict[int, tuple[int, int] | None] = {task.init: None}
+    tie = count()
+    frontier = [((goal & ~task.init).bit_count(), next(tie), task.init)]
+    expanded = 0
+    while frontier:
+        _, _, state = heapq.heappop(frontier)
+        if state & goal == goal:
+            return _trace(task, parent, state)
+        expanded += 1
+        if expanded % _CLOCK_EVERY == 0 and deadline is not None and time.monotonic() > deadline:
+            raise ResourceLimitError(
+                f"generic search ran out of time after {timeout_s:g} s ({len(parent)} states)")
+        for pre, add, delete, index in operators:
+            if state & pre == pre:
+                succ = (state & ~delete) | add
+                if succ not in parent:
+                    if max_states is not None and len(parent) >= max_states:
+                        raise ResourceLimitError(
+                            f"generic search gave up after {max_states} states")
+                    parent[succ] = (state, index)
+                    heapq.heappush(frontier, ((goal & ~succ).bit_count(), next(tie), succ))
+    return None
+
+
+def _trace(task: GroundTask, parent: dict[int, tuple[int, int] | None], state: int) -> list[GroundStep]:
+    plan: list[GroundStep] = []
+    link = parent[state]
+    while link is not None:
+        state, index = link
+        plan.append(task.steps[index])
+        link = parent[state]
+    plan.reverse()
+    return plan
+
+
+def solve_by_search(domain: DomainDef, problem: Problem, timeout_s: float | None = None,
+                    max_states: int | None = None) -> list[GroundStep] | None:
+    """Ground and search: a plan, ``None`` if proven unsolvable, or :class:`ResourceLimitError`."""
+    start = time.monotonic()
+    task = ground_task(domain, problem)
+    if task is None:
+        return None
+    remaining = None if timeout_s is None else max(0.0, timeout_s - (time.monotonic() - start))
+    return search(task, remaining, max_states)

@@ -1,0 +1,134 @@
+"""Conformance kit for domain authors: check a ``fully_specify`` against brute force.
+
+A new domain's ``fully_specify`` is the one piece of domain knowledge the grader trusts blindly:
+one fact too many calls wrong answers equivalent, one too few calls right answers wrong.  The kit
+compares it with the definition itself — the intersection of every reachable goal state,
+enumerated explicitly — on small problems the author supplies or that :func:`random_problems`
+draws from the domain file alone.
+
+    from planetarium.testing.conformance import check_fully_specify, random_problems
+    problems = random_problems(MY_DOMAIN, count=200, seed=0)
+    assert check_fully_specify(MY_DOMAIN, problems) == []
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..domains.base import Domain
+from ..errors import ResourceLimitError
+from ..pddl.domain import Atom, DomainDef
+from ..pddl.problem import Problem
+from ..pddl.writer import problem_to_pddl
+from ..strips.grounding import candidates_for, ground_actions
+from .bruteforce import reachable_goal_intersection
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One problem on which ``fully_specify`` and the brute force disagree."""
+
+    problem: Problem
+    expected: frozenset[Atom] | None  # brute force; None = no reachable goal state
+    got: frozenset[Atom] | None
+
+    @property
+    def extra(self) -> frozenset[Atom]:
+        """Facts claimed forced that some reachable goal state lacks (false 'equivalent')."""
+        return (self.got or frozenset()) - (self.expected or frozenset())
+
+    @property
+    def missing(self) -> frozenset[Atom]:
+        """Forced facts not reported (false 'not equivalent')."""
+        return (self.expected or frozenset()) - (self.got or frozenset())
+
+    def __str__(self) -> str:
+        if self.expected is None or self.got is None:
+            what = (f"brute force finds {'no' if self.expected is None else 'a'} reachable goal "
+                    f"state, fully_specify returned {'None' if self.got is None else 'facts'}")
+        else:
+            what = f"extra {sorted(self.extra)}, missing {sorted(self.missing)}"
+        typed = self.problem.object_types and any(t != "object" for t in self.problem.object_types)
+        return f"{what}\n{problem_to_pddl(self.problem, typed=bool(typed))}"
+
+
+def check_fully_specify(domain: Domain, problems: Iterable[Problem], *,
+                        max_states: int = 20_000) -> list[Mismatch]:
+    """Problems on which ``domain.fully_specify`` differs from state enumeration.
+
+    Problems whose state space exceeds ``max_states`` (or on which ``fully_specify`` itself
+    gives up with :class:`ResourceLimitError`) are skipped: they decide nothing.
+    """
+    mismatches = []
+    for problem in problems:
+        try:
+            expected = reachable_goal_intersection(domain.definition, problem, max_states)
+            got = domain.fully_specify(problem)
+        except ResourceLimitError:
+            continue
+        if got != expected:
+            mismatches.append(Mismatch(problem, expected, got))
+    return mismatches
+
+
+def _leaf_types(definition: DomainDef) -> list[str]:
+    """Types that objects get: those no other type descends from ('object' when untyped)."""
+    if not definition.typed or not definition.types:
+        return ["object"]
+    parents = set(definition.types.values())
+    return sorted(t for t in definition.types if t not in parents)
+
+
+def _all_atoms(definition: DomainDef, problem: Problem) -> list[Atom]:
+    atoms = []
+    for predicate, param_types in sorted(definition.predicates.items()):
+        pools = [candidates_for(definition, problem, t) for t in param_types]
+        atoms.extend((predicate, *args) for args in itertools.product(*pools))
+    return atoms
+
+
+def random_problems(domain: Domain, *, count: int, seed: int = 0, objects_per_type: int = 2,
+                    init_density: float = 0.35, walk_length: int = 6,
+                    goal_size: int = 2) -> list[Problem]:
+    """Small random problems built from the domain file alone (no domain knowledge).
+
+    Each init is a random subset of all ground atoms (``init_density`` of them).  Most goals are
+    facts of a state reached by a random walk of up to ``walk_length`` actions, so they are
+    solvable and exercise the actions; one problem in four gets a random goal instead, which
+    covers unsolvable goals.  Deterministic in ``seed``.
+    """
+    definition = domain.definition
+    rng = random.Random(seed)
+    types = _leaf_types(definition)
+    objects: list[str] = []
+    object_types: list[str] = []
+    for type_name in types:
+        for i in range(objects_per_type):
+            objects.append(f"{type_name}{i}")
+            object_types.append(type_name)
+    skeleton = Problem("conformance", definition.name, tuple(objects), tuple(object_types),
+                       frozenset(), frozenset())
+    atoms = _all_atoms(definition, skeleton)
+    problems = []
+    for n in range(count):
+        init = frozenset(a for a in atoms if rng.random() < init_density)
+        skeleton = Problem(f"conformance-{n}", definition.name, tuple(objects),
+                           tuple(object_types), init, frozenset())
+        if rng.random() < 0.25:
+            pool = atoms
+        else:
+            actions = list(ground_actions(definition, skeleton))
+            state = init
+            for _ in range(rng.randint(0, walk_length)):
+                applicable = [a for a in actions if a.applicable(state)]
+                if not applicable:
+                    break
+                state = rng.choice(applicable).apply(state)
+            pool = sorted(state - init) or sorted(state) or atoms
+        goal = frozenset(rng.sample(pool, min(len(pool), rng.randint(1, goal_size))))
+        problems.append(Problem(skeleton.name, skeleton.domain, skeleton.objects,
+                                skeleton.object_types, init, goal))
+    return problems

@@ -1,0 +1,115 @@
+"""eval run -> grade -> report with the tiny Gemma 2 model on CPU, through the real CLI.
+
+The resume test kills the run process with a real SIGKILL mid-run, then reruns it and checks
+that nothing written before the kill was lost or altered and that no item was answered twice.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from llm_fixtures import demo_rows, one_thread, tiny_model, write_rows  # noqa: F401 (fixtures)
+from planetarium.cli import main
+from planetarium.llm.store import read_jsonl
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _config(tmp_path: Path, model: str, n_rows: int, **extra) -> Path:
+    rows = write_rows(tmp_path / "rows.jsonl", demo_rows(n_rows))
+    config = {"name": "tiny-test", "backend": "transformers", "model": model,
+              "dataset": str(rows), "splits": [None], "device": "cpu", **extra}
+    path = tmp_path / "tiny-test.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def _eval_run(config: Path, out: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "planetarium.cli", "eval", "run", "--config", str(config),
+            "--out", str(out), *extra]
+
+
+def _env() -> dict[str, str]:
+    """Offline, and one CPU thread (see ``llm_fixtures.one_thread``)."""
+    return {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
+            "OMP_NUM_THREADS": "1"}
+
+
+def test_run_grade_report(tmp_path, tiny_model, one_thread):
+    config = _config(tmp_path, str(tiny_model), 6, max_new_tokens=6, batch_size=4)
+    run_dir = tmp_path / "run"
+    runner = CliRunner()
+    done = runner.invoke(main, ["eval", "run", "--config", str(config), "--out", str(run_dir)])
+    assert done.exit_code == 0, done.output
+    assert "6 items, 0 already done, 6 generated" in done.output
+    records = read_jsonl(run_dir / "completions.jsonl")
+    assert len(records) == 6 and all(r["completion_tokens"] <= 6 for r in records)
+    assert {r["finish_reason"] for r in records} <= {"stop", "length"}
+
+    graded = runner.invoke(main, ["eval", "grade", str(run_dir), "--workers", "1", "--no-progress"])
+    assert graded.exit_code == 0, graded.output
+    assert "strict: n=6" in graded.output and "relaxed: n=6" in graded.output
+    reported = runner.invoke(main, ["eval", "report", str(run_dir)])
+    assert reported.exit_code == 0, reported.output
+    assert "| tiny-test | 6 |" in reported.output
+    assert {p.name for p in (run_dir / "report").iterdir()} == {"report.md", "overall.png", "domains.png"}
+
+
+def _wait_for_lines(path: Path, count: int, process: subprocess.Popen, limit_s: float) -> None:
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline and process.poll() is None:
+        if path.exists() and path.read_bytes().count(b"\n") >= count:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"no {count} completions within {limit_s}s (exit {process.poll()})")
+
+
+def test_sigkill_mid_run_then_resume(tmp_path, one_thread):
+    n_rows = 12
+    config = _config(tmp_path, "tiny:", n_rows, max_new_tokens=8, batch_size=1)
+    run_dir = tmp_path / "run"
+    log = run_dir / "completions.jsonl"
+    process = subprocess.Popen(_eval_run(config, run_dir), cwd=REPO, env=_env(),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for_lines(log, 2, process, limit_s=240)
+        process.send_signal(signal.SIGKILL)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == -signal.SIGKILL
+    before = log.read_bytes()
+    finished = before[: before.rfind(b"\n") + 1]
+    n_finished = finished.count(b"\n")
+    assert 2 <= n_finished < n_rows, "the run must be killed mid-way"
+    with open(log, "ab") as handle:  # what a write cut short by the kill would leave behind
+        handle.write(b'{"id": "gripper-0')
+
+    resumed = CliRunner().invoke(main, _eval_run(config, run_dir)[3:])  # in process: faster
+    assert resumed.exit_code == 0, resumed.output
+    assert f"{n_finished} already done" in resumed.output
+    after = log.read_bytes()
+    assert after.startswith(finished)  # nothing written before the kill was lost or altered
+    ids = [record["id"] for record in read_jsonl(log)]
+    assert len(ids) == len(set(ids)) == n_rows
+    assert sorted(ids) == sorted(row["id"] for row in demo_rows(n_rows))
+    assert (run_dir / "tiny-model" / "model.safetensors").exists()
+
+
+@pytest.mark.skipif(not (REPO / "data" / "demo.yaml").exists(), reason="data/demo.yaml not shipped")
+def test_shipped_tiny_config_runs(tmp_path):
+    run_dir = tmp_path / "run"
+    done = subprocess.run(_eval_run(REPO / "eval" / "tiny.yaml", run_dir, "--limit", "2",
+                                    "--max-new-tokens", "4"),
+                          cwd=REPO, env=_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert len(read_jsonl(run_dir / "completions.jsonl")) == 2

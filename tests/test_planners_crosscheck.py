@@ -1,0 +1,77 @@
+"""Cross-checks against independent implementations from the ``[planners]`` extra.
+
+unified-planning's SequentialPlanValidator replays our planners' plans (a second VAL), and Mimir
+(pymimir) decides the same problems with a general-purpose planner (a second opinion on every
+"unsolvable").  Skipped cleanly when the optional packages are absent.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from planetarium.domains import get_domain
+from planetarium.errors import ResourceLimitError
+from planetarium.pddl.writer import problem_to_pddl
+from planetarium.strips.plan_io import format_plan
+
+from test_planners import DOMAINS, _problem, random_atoms, random_init, random_walk_goal
+
+pytestmark = pytest.mark.planners
+
+
+def _sample(domain: str, seed: str, count: int, unsolvable_too: bool):
+    rng = random.Random(seed)
+    for i in range(count):
+        typed, init = random_init(domain, rng, scale=3 + i % 3)
+        goal = random_walk_goal(domain, typed, init, rng, steps=15)
+        if unsolvable_too and i % 2:
+            goal |= random_atoms(domain, typed, rng, 1)
+        yield _problem(domain, typed, init, goal)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_plans_accepted_by_unified_planning(domain, tmp_path):
+    pytest.importorskip("unified_planning")
+    if domain == "floor-tile":
+        pytest.skip("unified-planning refuses a domain whose action 'up' shares a predicate's name")
+    from unified_planning.engines import ValidationResultStatus
+    from unified_planning.engines.plan_validator import SequentialPlanValidator
+    from unified_planning.io import PDDLReader
+
+    definition = get_domain(domain)
+    domain_file = tmp_path / "domain.pddl"
+    domain_file.write_text(definition.pddl)
+    checked = 0
+    for problem in _sample(domain, f"up-{domain}", 40, unsolvable_too=False):
+        try:
+            plan = definition.solve(problem, timeout_s=5.0)
+        except ResourceLimitError:
+            continue
+        if plan is None or not plan:
+            continue
+        problem_file = tmp_path / "problem.pddl"
+        problem_file.write_text(problem_to_pddl(problem, typed=definition.definition.typed))
+        reader = PDDLReader()
+        up_problem = reader.parse_problem(str(domain_file), str(problem_file))
+        up_plan = reader.parse_plan_string(up_problem, format_plan(plan))
+        result = SequentialPlanValidator().validate(up_problem, up_plan)
+        assert result.status == ValidationResultStatus.VALID, (plan, result.reason)
+        checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_verdicts_agree_with_mimir(domain):
+    pytest.importorskip("pymimir")
+    from planetarium.planning import generic_solve
+
+    definition = get_domain(domain)
+    for problem in _sample(domain, f"mimir-{domain}", 30, unsolvable_too=True):
+        try:
+            ours = definition.solve(problem, timeout_s=5.0)
+            theirs = generic_solve(definition.definition, problem, timeout_s=5.0)
+        except ResourceLimitError:
+            continue
+        assert (ours is None) == (theirs is None), (sorted(problem.init), sorted(problem.goal))
