@@ -143,7 +143,7 @@ def _recoloured(graph: rx.PyDiGraph, colours: list[int]) -> rx.PyDiGraph:
 
 
 #: Refinement rounds always run before VF2: cheap, and enough to expose most local differences.
-#: Measured (bench notes in graph docs): with 2 rounds VF2 still explores permutations of
+#: Measured on generated pairs: with 2 rounds VF2 still explores permutations of
 #: look-alike balls on 16-32-ball gripper pairs for hundreds of ms; with 3 it takes ~1 ms.
 EARLY_ROUNDS = 3
 

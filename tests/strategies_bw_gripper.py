@@ -6,10 +6,13 @@ force (blocksworld <= 5 blocks; gripper <= 3 rooms, 4 balls, 2 grippers).  Objec
 from pools that include names of predicates and kinds (``table``, ``on``, ``room``, ``free``...)
 so nothing may confuse a name with a keyword.
 
-Initial states come in three flavours: well-formed states the dataset could write, *mutated*
-states (a few atoms removed and random atoms added: blocks resting nowhere, two robot positions,
-...), and, for goals, subsets of a random reachable state plus optional random extra atoms that
-often make the goal unsatisfiable.
+Initial states are well-formed (states the dataset could write) or *mutated* (up to two atoms
+removed and two random atoms added: blocks resting nowhere, stuck grippers, two robot
+positions, ...).  Goals are random subsets of a random well-formed state, sometimes with random
+extra atoms that often make them unsatisfiable.
+
+Also here: :func:`specify_checker` (fully_specify must equal the brute force) and
+:func:`read_small` (a problem from three strings of PDDL facts), shared by both domains' tests.
 """
 
 from __future__ import annotations

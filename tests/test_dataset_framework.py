@@ -204,7 +204,7 @@ def test_cli_check_fails_loudly_on_a_broken_row(tmp_path, demo_rows):
     from planetarium.dataset.writer import write_jsonl
 
     broken = [dict(r) for r in demo_rows[:3]]
-    broken[1]["problem_pddl"] = broken[1]["problem_pddl"].replace("(:init", "(:init (on b1 b1)", 1)
+    broken[1]["problem_pddl"] = broken[1]["problem_pddl"].replace("(:goal (and", "(:goal (and (on b1 b1)", 1)
     broken[2]["problem_pddl"] = "(define (problem x"
     write_jsonl(broken, tmp_path / "rows.jsonl")
     result = CliRunner().invoke(data_group, ["check", str(tmp_path), "--no-progress", "--workers", "1"])

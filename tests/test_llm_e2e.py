@@ -106,10 +106,10 @@ def test_sigkill_mid_run_then_resume(tmp_path, one_thread):
 
 
 @pytest.mark.skipif(not (REPO / "data" / "demo.yaml").exists(), reason="data/demo.yaml not shipped")
-def test_shipped_tiny_config_runs(tmp_path):
+def test_shipped_tiny_config_runs(tmp_path, monkeypatch, one_thread):
+    monkeypatch.chdir(REPO)  # the config's dataset path is relative to the checkout
     run_dir = tmp_path / "run"
-    done = subprocess.run(_eval_run(REPO / "eval" / "tiny.yaml", run_dir, "--limit", "2",
-                                    "--max-new-tokens", "4"),
-                          cwd=REPO, env=_env(), capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    done = CliRunner().invoke(main, _eval_run(Path("eval/tiny.yaml"), run_dir, "--limit", "2",
+                                              "--max-new-tokens", "4")[3:])
+    assert done.exit_code == 0, done.output
     assert len(read_jsonl(run_dir / "completions.jsonl")) == 2

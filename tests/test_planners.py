@@ -159,7 +159,7 @@ def random_init(domain: str, rng: random.Random, scale: int):
 def random_walk_goal(domain: str, typed, init, rng: random.Random, steps: int) -> set[Atom]:
     """Part of a state reached by a random walk: a goal that is solvable by construction."""
     definition = get_domain(domain).definition
-    actions, _ = relaxed_ground(definition, _problem(domain, typed, init, ()))
+    actions = sorted(relaxed_ground(definition, _problem(domain, typed, init, ()))[0])
     state = frozenset(init)
     for _ in range(steps):
         applicable = [a for a in actions if a[1] <= state]

@@ -1,6 +1,7 @@
 """Cross-checks against independent implementations from the ``[planners]`` extra.
 
-unified-planning's SequentialPlanValidator replays our planners' plans (a second VAL), and Mimir
+unified-planning's SequentialPlanValidator replays our planners' plans (a second VAL; it refuses
+an action named like a predicate, so Floor-tile's moves are renamed ``move-up``...), and Mimir
 (pymimir) decides the same problems with a general-purpose planner (a second opinion on every
 "unsolvable").  Skipped cleanly when the optional packages are absent.
 """
@@ -8,6 +9,7 @@ unified-planning's SequentialPlanValidator replays our planners' plans (a second
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -34,17 +36,16 @@ def _sample(domain: str, seed: str, count: int, unsolvable_too: bool):
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_plans_accepted_by_unified_planning(domain, tmp_path):
     pytest.importorskip("unified_planning")
-    if domain == "floor-tile":
-        pytest.skip("unified-planning refuses a domain whose action 'up' shares a predicate's name")
     from unified_planning.engines import ValidationResultStatus
     from unified_planning.engines.plan_validator import SequentialPlanValidator
     from unified_planning.io import PDDLReader
 
     definition = get_domain(domain)
     domain_file = tmp_path / "domain.pddl"
-    domain_file.write_text(definition.pddl)
+    domain_file.write_text(re.sub(r"\(:action (up|down|left|right)\b", r"(:action move-\1",
+                                  definition.pddl))
     checked = 0
-    for problem in _sample(domain, f"up-{domain}", 40, unsolvable_too=False):
+    for problem in _sample(domain, f"up-{domain}", 12, unsolvable_too=False):
         try:
             plan = definition.solve(problem, timeout_s=5.0)
         except ResourceLimitError:
@@ -55,11 +56,14 @@ def test_plans_accepted_by_unified_planning(domain, tmp_path):
         problem_file.write_text(problem_to_pddl(problem, typed=definition.definition.typed))
         reader = PDDLReader()
         up_problem = reader.parse_problem(str(domain_file), str(problem_file))
-        up_plan = reader.parse_plan_string(up_problem, format_plan(plan))
+        text = format_plan(plan)
+        if domain == "floor-tile":
+            text = re.sub(r"^\((up|down|left|right) ", r"(move-\1 ", text, flags=re.M)
+        up_plan = reader.parse_plan_string(up_problem, text)
         result = SequentialPlanValidator().validate(up_problem, up_plan)
         assert result.status == ValidationResultStatus.VALID, (plan, result.reason)
         checked += 1
-    assert checked >= 10
+    assert checked >= 5
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -68,7 +72,7 @@ def test_verdicts_agree_with_mimir(domain):
     from planetarium.planning import generic_solve
 
     definition = get_domain(domain)
-    for problem in _sample(domain, f"mimir-{domain}", 30, unsolvable_too=True):
+    for problem in _sample(domain, f"mimir-{domain}", 20, unsolvable_too=True):
         try:
             ours = definition.solve(problem, timeout_s=5.0)
             theirs = generic_solve(definition.definition, problem, timeout_s=5.0)

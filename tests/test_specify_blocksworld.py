@@ -18,13 +18,13 @@ check = specify_checker(BW, specify)
 read = partial(read_small, BW)
 
 
-@settings(max_examples=600, derandomize=True, deadline=None)
+@settings(max_examples=500, derandomize=True, deadline=None)
 @given(blocksworld_problems())
 def test_well_formed_matches_brute_force(problem: Problem) -> None:
     check(problem)
 
 
-@settings(max_examples=250, derandomize=True, deadline=None)
+@settings(max_examples=150, derandomize=True, deadline=None)
 @given(blocksworld_problems(well_formed=False))
 def test_mutated_init_matches_brute_force(problem: Problem) -> None:
     check(problem)

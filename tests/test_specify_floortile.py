@@ -89,9 +89,10 @@ CASES = [
     # Two available colours: it may end on either.
     (ROW, ROW_EDGES + " (robot-at r a) (robot-has r black) (available-color white)"
      " (available-color black)", "(painted c white)", set()),
-    # Another robot already holds white and can reach c: nobody is forced to switch.
+    # s already holds white and can reach c: r is not forced to switch.  s can only ever
+    # hold the single available colour.
     (ROW, ROW_EDGES + " (robot-at r a) (robot-has r black) (robot-at s b) (robot-has s white)"
-     " (available-color white)", "(painted c white)", {"(robot-has r black)"}),
+     " (available-color white)", "(painted c white)", {"(robot-has s white)"}),
     # s holds white but stands on an isolated tile, so r must switch; s never moves or changes.
     ("a b c d - tile r s - robot black white - color", ROW_EDGES
      + " (robot-at r a) (robot-has r black) (robot-at s d) (robot-has s white)"
@@ -103,9 +104,10 @@ CASES = [
     # The robot paints neighbours, never its own tile: a lone tile cannot be painted.
     ("a - tile r - robot black - color", "(robot-at r a) (robot-has r black)",
      "(painted a black)", None),
-    # A lone tile pins the robot; a single-tile component of a second robot does too.
-    ("a b - tile r - robot black - color", "(up b a) (robot-at r a) (robot-has r black)",
-     "(painted b black)", set()),
+    # r roams a and b, so its tile is free; s stands on the isolated tile c and stays there.
+    ("a b c - tile r s - robot black - color",
+     "(up b a) (robot-at r a) (robot-has r black) (robot-at s c)",
+     "(painted b black)", {"(robot-has r black)", "(robot-at s c)"}),
     # A robot on two tiles of one row keeps at most two positions, at least one.
     (ROW, ROW_EDGES + " (robot-at r a) (robot-at r c)", "(robot-at r b)", set()),
     (ROW, ROW_EDGES + " (robot-at r a)", "(robot-at r a) (robot-at r b)", None),

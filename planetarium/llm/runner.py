@@ -132,7 +132,7 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
     """Answer every selected item not yet in ``completions.jsonl``; return a short summary."""
     from tqdm import tqdm
 
-    from .backends import make_backend
+    from .backends import BackendError, make_backend
 
     run_dir = Path(run_dir) if run_dir is not None else default_run_dir(config)
     rows = select_rows(config)
@@ -155,6 +155,8 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
                 batch_start = time.perf_counter()
                 completions = backend.generate(conversations)
                 batch_s = time.perf_counter() - batch_start
+                if len(completions) != len(batch):
+                    raise BackendError(f"{len(batch)} prompts got {len(completions)} answers")
                 log.append(
                     [
                         _record(row, messages, completion, manifest, config, batch_s)

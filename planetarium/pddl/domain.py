@@ -104,7 +104,7 @@ def _conjunction(expr, what: str, allow_not: bool) -> tuple[list[Atom], list[Ato
     stack = [expr]
     while stack:
         node = stack.pop()
-        head = node[0] if isinstance(node, SList) and node else None
+        head = node[0] if isinstance(node, SList) and node and isinstance(node[0], str) else None
         if head == "and":
             stack.extend(reversed(node[1:]))
         elif head == "not" and allow_not:

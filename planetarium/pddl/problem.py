@@ -186,7 +186,7 @@ class _ProblemReader:
         stack = [section[1]]
         while stack:
             expr = stack.pop()
-            head = expr[0] if isinstance(expr, SList) and expr else None
+            head = expr[0] if isinstance(expr, SList) and expr and isinstance(expr[0], str) else None
             if head == "and":
                 stack.extend(reversed(expr[1:]))
             elif head in _UNSUPPORTED_GOAL:

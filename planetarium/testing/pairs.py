@@ -86,13 +86,15 @@ def render(problem: Problem, rng: random.Random, *, rename: bool = True,
 
 
 def near_miss(problem: Problem, rng: random.Random) -> Problem:
-    """The problem with one goal fact's last argument replaced by another object."""
+    """The problem with one goal fact's last argument replaced by another object of its type."""
     goal = sorted(problem.goal)
     candidates = [a for a in goal if len(a) > 1]
     if not candidates:
         return problem
     victim = rng.choice(candidates)
-    replacement = victim[:-1] + (rng.choice(problem.objects),)
+    type_of = problem.type_of
+    same_type = [o for o in problem.objects if type_of[o] == type_of[victim[-1]]]
+    replacement = victim[:-1] + (rng.choice(same_type),)
     new_goal = (set(goal) - {victim}) | {replacement}
     return Problem(problem.name, problem.domain, problem.objects, problem.object_types,
                    problem.init, frozenset(new_goal))

@@ -56,7 +56,8 @@ class _Grid:
         if rows < 1 or cols < 1 or rows * cols < 2 or grid.n_colors < 1 or not grid.robots:
             raise ValueError(f"a grid needs two tiles, a colour and a robot: {param!r}")
         for robot in grid.robots:
-            if not (0 <= robot.row < rows and 0 <= robot.col < cols and 0 <= robot.color < grid.n_colors):
+            inside = 0 <= robot.row < rows and 0 <= robot.col < cols
+            if not inside or not 0 <= robot.color < grid.n_colors:
                 raise ValueError(f"robot outside the grid or its colours: {param!r}")
         return grid
 
@@ -154,7 +155,8 @@ def _painted(grid: _Grid, color_of: Callable[[int, int], int]) -> list[Atom]:
 def _goal_rings(grid: _Grid) -> tuple[list[Atom], str]:
     order = join_words([f"the {ordinal(k + 1)} ring with {grid.colors[k]}" for k in range(grid.n_rings)])
     return (_painted(grid, grid.ring),
-            f"Your goal is to paint each ring in its own color, counting from the border inwards: {order}.")
+            "Your goal is to paint each ring in its own color, counting from the border "
+            f"inwards: {order}.")
 
 
 def _goal_checkerboard(grid: _Grid) -> tuple[list[Atom], str]:
@@ -181,12 +183,15 @@ def _goal_paint_all(grid: _Grid) -> tuple[list[Atom], str]:
 def _goal_paint_x(grid: _Grid) -> tuple[list[Atom], str]:
     if not grid.square or grid.n_colors > 2:
         raise DoesNotFit("an X is painted on a square grid with one or two colors")
-    on_x = lambda r, c: r == c or r + c == grid.rows - 1  # noqa: E731
+
+    def color(row: int, col: int) -> int:
+        return 0 if row == col or row + col == grid.rows - 1 else 1
+
     if grid.n_colors == 1:
-        atoms = [a for (r, c), a in zip(grid.cells(), _painted(grid, lambda r, c: 0)) if on_x(r, c)]
-        return atoms, ("Your goal is to paint an X across the grid: every tile on the two "
-                       "diagonals with color1.")
-    return (_painted(grid, lambda r, c: 0 if on_x(r, c) else 1),
+        on_x = [("painted", grid.tile(r, c), grid.colors[0]) for r, c in grid.cells() if color(r, c) == 0]
+        return on_x, ("Your goal is to paint an X across the grid: every tile on the two "
+                      "diagonals with color1.")
+    return (_painted(grid, color),
             "Your goal is to paint an X across the grid with color1 (every tile on the two "
             "diagonals) and every other tile with color2.")
 

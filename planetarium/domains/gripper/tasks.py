@@ -43,7 +43,7 @@ class _Counts:
     def parse(cls, param: Param) -> _Counts:
         """Malformed parameters are configuration errors, not 'does not fit' (never skipped)."""
         if not isinstance(param, Mapping) or set(param) != {"balls_in_grippers", "balls_in_rooms"}:
-            raise ValueError(f"gripper parameter must map balls_in_grippers and balls_in_rooms: {param!r}")
+            raise ValueError(f"gripper parameter needs balls_in_grippers and balls_in_rooms: {param!r}")
         held, rooms = param["balls_in_grippers"], param["balls_in_rooms"]
         if not held or any(h not in (0, 1) for h in held):
             raise ValueError(f"balls_in_grippers must be a non-empty list of 0/1: {param!r}")
@@ -254,8 +254,11 @@ def _goal_drop_and_pickup(counts: _Counts, start: _Scene) -> list[Atom]:
 
 
 def _names(names: Sequence[str]) -> str:
-    """Consecutively numbered objects, shortened to a range when there are more than three."""
-    return join_words(names) if len(names) <= 3 else f"{names[0]} to {names[-1]}"
+    """Objects in words; more than three consecutively numbered ones as a range (ball3 to ball9)."""
+    numbers = [int(name.lstrip("abcdefghijklmnopqrstuvwxyz")) for name in names]
+    if len(names) > 3 and numbers == list(range(numbers[0], numbers[0] + len(names))):
+        return f"{names[0]} to {names[-1]}"
+    return join_words(names)
 
 
 def _every_other(names: Sequence[str]) -> str:

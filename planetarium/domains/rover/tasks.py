@@ -65,7 +65,8 @@ def _star(shape: Param) -> _Map:
     if n < 3:
         raise ValueError("a star needs a centre and two outer waypoints")
     return _Map(n, tuple((0, i) for i in range(1, n)),
-                f"{n} waypoints in a star: waypoint1 is the centre and {_range(_names('waypoint', range(1, n)))} "
+                f"{n} waypoints in a star: waypoint1 is the centre and "
+                f"{_range(_names('waypoint', range(1, n)))} "
                 "lie around it; the rover can move between the centre and each outer waypoint, "
                 "but not directly between two outer waypoints")
 
@@ -77,7 +78,8 @@ def _grid(shape: Param) -> _Map:
     links = [(r * cols + c, r * cols + c + 1) for r in range(rows) for c in range(cols - 1)]
     links += [(r * cols + c, (r + 1) * cols + c) for r in range(rows - 1) for c in range(cols)]
     return _Map(rows * cols, tuple(sorted(links)),
-                f"{rows * cols} waypoints ({_range(_names('waypoint', range(rows * cols)))}) in a grid of "
+                f"{rows * cols} waypoints ({_range(_names('waypoint', range(rows * cols)))}) in a "
+                "grid of "
                 f"{plural(rows, 'row')} and {plural(cols, 'column')}, numbered row by row from the "
                 "top-left corner; the rover can move between horizontally or vertically neighbouring "
                 "waypoints")
@@ -118,7 +120,8 @@ class _Scene:
         if not isinstance(param, Mapping) or set(param) != _KEYS:
             raise ValueError(f"rover parameter needs exactly {sorted(_KEYS)}: {param!r}")
         world = _SHAPES[layout](param["shape"])
-        places = [param["rover"], param["lander"], *param["rocks"], *param["soils"], *param["objectives"]]
+        places = [param["rover"], param["lander"], *param["rocks"], *param["soils"],
+                  *param["objectives"]]
         if any(not 0 <= p < world.size for p in places) or param["cameras"] < 1 or param["modes"] < 1:
             raise ValueError(f"rover parameter outside its map or without camera/mode: {param!r}")
         point = _names("waypoint", range(world.size))
@@ -217,7 +220,8 @@ _GOALS: dict[str, Callable[[_Scene], tuple[list[Atom], str]]] = {
 
 
 def _explicit_intro(objects: tuple[str, ...], types: tuple[str, ...] | None) -> str:
-    count = {t: sum(1 for x in types or () if x == t) for t in ("waypoint", "camera", "mode", "objective")}
+    count = {t: sum(1 for x in types or () if x == t)
+             for t in ("waypoint", "camera", "mode", "objective")}
     return (f"You have {plural(count['waypoint'], 'waypoint')}, {plural(count['camera'], 'camera')}, "
             f"{plural(count['mode'], 'mode')} and {plural(count['objective'], 'objective')}.")
 
@@ -232,15 +236,16 @@ EXPLICIT = ExplicitTemplates(
     sentences={
         "at_rover": _both("The rover is at {0}."),
         "at_lander": _both("The lander is at {0}."),
-        "can_traverse": ("The rover can move from {0} to {1}.", "The rover should be able to move from {0} to {1}."),
+        "can_traverse": ("The rover can move from {0} to {1}.",
+                         "The rover should be able to move from {0} to {1}."),
         "have_rock_analysis": _both("The rover has an analysis of the rock sample at {0}."),
         "have_soil_analysis": _both("The rover has an analysis of the soil sample at {0}."),
         "supports": ("{0} supports {1}.", "{0} should support {1}."),
         "available": _both("The rover is available."),
         "visible": _both("{1} is visible from {0}."),
         "have_image": _both("The rover has an image of {0} in {1}."),
-        "communicated_soil_data": _both("The analysis of the soil sample at {0} has been sent to the lander."),
-        "communicated_rock_data": _both("The analysis of the rock sample at {0} has been sent to the lander."),
+        "communicated_soil_data": _both("The soil analysis of {0} has been sent to the lander."),
+        "communicated_rock_data": _both("The rock analysis of {0} has been sent to the lander."),
         "communicated_image_data": _both("An image of {0} in {1} has been sent to the lander."),
         "at_rock_sample": _both("There is a rock sample at {0}."),
         "at_soil_sample": _both("There is a soil sample at {0}."),
@@ -280,19 +285,22 @@ def _scenarios(shape: Param, n: int) -> list[Param]:
     ]
 
 
-def _space_counts(smallest: int, largest: int) -> Callable[[], list[Param]]:
+def _space_counts(smallest: int, largest: int) -> Callable[..., list[Param]]:
+    """The space of a layout sized by its waypoint count alone (line, circle, star)."""
     def space(max_waypoints: int = largest) -> list[Param]:
         return [p for n in range(smallest, max_waypoints + 1) for p in _scenarios(n, n)]
     return space
 
 
-def _space_grid(max_side: int = 3) -> list[Param]:
-    return [p for rows in range(2, max_side + 1) for cols in range(rows, max_side + 2)
+def _space_grid(max_rows: int = 3) -> list[Param]:
+    """Grids of 2..max_rows rows and rows..max_rows+1 columns."""
+    return [p for rows in range(2, max_rows + 1) for cols in range(rows, max_rows + 2)
             for p in _scenarios([rows, cols], rows * cols)]
 
 
-def _space_partitioned(max_side: int = 3) -> list[Param]:
-    return [p for left in range(2, max_side + 1) for right in range(left, max_side + 2)
+def _space_partitioned(max_left: int = 3) -> list[Param]:
+    """2..max_left waypoints on the left and left..max_left+1 on the right."""
+    return [p for left in range(2, max_left + 1) for right in range(left, max_left + 2)
             for p in _scenarios([left, right], left + right)]
 
 
