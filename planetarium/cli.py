@@ -152,6 +152,70 @@ def grade(gt, pred, batch, out, workers, placeholder, ignore_typing, no_solve, t
         sys.exit(INPUT_ERROR)
 
 
+def _load_problem(problem_path: str, domain_arg: str | None, relax_typing: bool = False):
+    """Read a problem file; the domain is a registered name, a domain file, or its (:domain)."""
+    from .domains import Domain, get_domain
+    from .errors import PlanetariumError
+    from .pddl import declared_domain_name, read_problem
+
+    text = _read_text(problem_path)
+    try:
+        if domain_arg and Path(domain_arg).is_file():
+            from .pddl import parse_domain
+
+            definition = parse_domain(_read_text(domain_arg))
+            domain = Domain(definition.name, _read_text(domain_arg))
+        else:
+            domain = get_domain(domain_arg or declared_domain_name(text))
+        return domain, read_problem(text, domain.definition, relax_typing=relax_typing)
+    except PlanetariumError as err:
+        raise click.ClickException(f"{problem_path}: {err}") from err
+
+
+@main.command()
+@click.argument("args", nargs=-1, required=True)
+@click.option("--timeout", type=click.FloatRange(0.1), default=60.0, show_default=True)
+def plan(args, timeout) -> None:
+    """Print a plan for a problem: plan [DOMAIN] PROBLEM.pddl.
+
+    DOMAIN is a registered domain name or a domain file; by default the problem's (:domain).
+    """
+    if len(args) > 2:
+        raise click.UsageError("expected [DOMAIN] PROBLEM.pddl")
+    domain_arg, problem_path = (None, args[0]) if len(args) == 1 else args
+    from .planning import check_solvable
+    from .strips.plan_io import format_plan
+
+    domain, problem = _load_problem(problem_path, domain_arg)
+    result = check_solvable(domain, problem, timeout_s=timeout)
+    if result.status == "solvable":
+        click.echo(format_plan(result.plan).rstrip("\n"))
+        click.echo(f"; {len(result.plan)} step(s), validated", err=True)
+    else:
+        click.echo(f"; {result.status}: {result.reason}")
+
+
+@main.command()
+@click.argument("problem_path", metavar="PROBLEM.pddl", type=click.Path(dir_okay=False))
+@click.argument("plan_path", metavar="PLAN", type=click.Path(dir_okay=False))
+@click.option("--domain", "domain_arg", help="Domain name or domain file (default: the problem's).")
+def validate(problem_path, plan_path, domain_arg) -> None:
+    """Replay PLAN on PROBLEM.pddl; exit 0 if it reaches the goal, 1 if not."""
+    from .errors import PDDLSyntaxError
+    from .strips.plan_io import parse_plan
+    from .strips.validate import validate_plan
+
+    domain, problem = _load_problem(problem_path, domain_arg)
+    try:
+        steps = parse_plan(_read_text(plan_path))
+    except PDDLSyntaxError as err:
+        raise click.ClickException(f"{plan_path}: {err}") from err
+    verdict = validate_plan(domain.definition, problem, steps)
+    click.echo(verdict.message)
+    if not verdict.ok:
+        sys.exit(INPUT_ERROR)
+
+
 @main.command()
 def domains() -> None:
     """List the registered domains (and plug-ins that failed to load)."""

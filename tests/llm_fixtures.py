@@ -22,8 +22,18 @@ def _problem(name: str, domain: str, objects: list[str], init: list[str], goal: 
     )
 
 
-def _row(rid: str, domain: str, pddl: str, text: str, init: list, goal: list, objects: list,
-         *, abstract: tuple[bool, bool], split: str) -> dict[str, Any]:
+def _row(
+    rid: str,
+    domain: str,
+    pddl: str,
+    text: str,
+    init: list,
+    goal: list,
+    objects: list,
+    *,
+    abstract: tuple[bool, bool],
+    split: str,
+) -> dict[str, Any]:
     return {
         "id": rid,
         "name": rid,
@@ -55,8 +65,17 @@ def blocksworld_row(index: int, n_blocks: int, split: str = "test") -> dict[str,
         f"each block on the next one in order."
     )
     pddl = _problem(rid, "blocksworld", blocks, init, goal)
-    return _row(rid, "blocksworld", pddl, text, init, goal, blocks,
-                abstract=(False, index % 2 == 1), split=split)
+    return _row(
+        rid,
+        "blocksworld",
+        pddl,
+        text,
+        init,
+        goal,
+        blocks,
+        abstract=(False, index % 2 == 1),
+        split=split,
+    )
 
 
 def gripper_row(index: int, n_balls: int, split: str = "test") -> dict[str, Any]:
@@ -73,8 +92,17 @@ def gripper_row(index: int, n_balls: int, split: str = "test") -> dict[str, Any]
         f"in room1. Your goal is to move all balls to room2."
     )
     pddl = _problem(rid, "gripper", objects, init, goal)
-    return _row(rid, "gripper", pddl, text, init, goal, objects,
-                abstract=(index % 2 == 1, False), split=split)
+    return _row(
+        rid,
+        "gripper",
+        pddl,
+        text,
+        init,
+        goal,
+        objects,
+        abstract=(index % 2 == 1, False),
+        split=split,
+    )
 
 
 def demo_rows(n: int = 12) -> list[dict[str, Any]]:
@@ -122,14 +150,21 @@ class ChatServer:
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with server.lock:
-                    server.requests.append({"path": self.path, "body": body,
-                                            "headers": dict(self.headers)})
+                    server.requests.append(
+                        {"path": self.path, "body": body, "headers": dict(self.headers)}
+                    )
                     status = server.script.pop(0) if server.script else 200
                 if status == 200:
                     text = body["messages"][-1]["content"][:40]
-                    payload = {"choices": [{"message": {"role": "assistant", "content": text},
-                                            "finish_reason": "stop"}],
-                               "usage": {"prompt_tokens": 7, "completion_tokens": 3}}
+                    payload = {
+                        "choices": [
+                            {
+                                "message": {"role": "assistant", "content": text},
+                                "finish_reason": "stop",
+                            }
+                        ],
+                        "usage": {"prompt_tokens": 7, "completion_tokens": 3},
+                    }
                 else:
                     payload = {"error": {"message": f"scripted {status}"}}
                 data = json.dumps(payload).encode()
@@ -149,7 +184,7 @@ class ChatServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
 
-    def __enter__(self) -> "ChatServer":
+    def __enter__(self) -> ChatServer:
         self.thread.start()
         return self
 

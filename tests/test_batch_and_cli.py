@@ -117,3 +117,32 @@ def test_domains_command_lists_builtins():
     result = run("domains")
     for name in ("blocksworld", "gripper", "floor-tile", "rover-single"):
         assert name in result.output
+
+
+def test_plan_then_validate(files, tmp_path):
+    result = run("plan", files["gt"])
+    assert result.exit_code == 0, result.output
+    plan_file = tmp_path / "plan.txt"
+    plan_file.write_text(result.stdout)
+    assert "(stack" in result.stdout
+    ok = run("validate", files["gt"], plan_file)
+    assert ok.exit_code == 0 and "reaches the goal" in ok.output
+    plan_file.write_text("\n".join(result.stdout.splitlines()[:-1]))
+    short = run("validate", files["gt"], plan_file)
+    assert short.exit_code == 1 and "(on b1 b2)" in short.output
+
+
+def test_plan_with_explicit_domain_name_and_file(files):
+    from importlib.resources import files as package_files
+
+    domain_file = package_files("planetarium.domains.blocksworld").joinpath("domain.pddl")
+    for domain in ("blocksworld", str(domain_file)):
+        result = run("plan", domain, files["gt"])
+        assert result.exit_code == 0 and "(stack" in result.stdout
+
+
+def test_validate_reports_malformed_plan(files, tmp_path):
+    plan_file = tmp_path / "plan.txt"
+    plan_file.write_text("(unstack b2 b1\n")
+    result = run("validate", files["gt"], plan_file)
+    assert result.exit_code == 1 and "line 1" in result.output

@@ -18,13 +18,23 @@ from planetarium.llm.backends.vllm_backend import max_lora_rank
 from planetarium.llm.config import ConfigError, make_config
 from planetarium.llm.prompts import build_messages
 
-CHATS = [build_messages(row["natural_language"], get_domain(row["domain"]).pddl)
-         for row in demo_rows(3)]
+CHATS = [
+    build_messages(row["natural_language"], get_domain(row["domain"]).pddl) for row in demo_rows(3)
+]
 
 
 def _config(backend: str = "transformers", **extra):
-    return make_config({"name": "t", "backend": backend, "model": "m", "dataset": "d",
-                        "device": "cpu", "max_new_tokens": 6, **extra})
+    return make_config(
+        {
+            "name": "t",
+            "backend": backend,
+            "model": "m",
+            "dataset": "d",
+            "device": "cpu",
+            "max_new_tokens": 6,
+            **extra,
+        }
+    )
 
 
 @pytest.fixture(scope="module")
@@ -85,18 +95,39 @@ def test_vllm_backend_with_lora_on_gpu(tiny_model, lora_adapter, tmp_path):
     """The real vLLM path (bf16, LoRARequest, token-id prompts) on the tiny model."""
     pytest.importorskip("vllm")
     rows = write_rows(tmp_path / "rows.jsonl", demo_rows(4))
-    config = {"name": "vllm-tiny", "backend": "vllm", "model": str(tiny_model),
-              "adapter": str(lora_adapter), "dataset": str(rows), "splits": [None],
-              "max_new_tokens": 8, "max_model_len": 2048, "gpu_memory_utilization": 0.3}
+    config = {
+        "name": "vllm-tiny",
+        "backend": "vllm",
+        "model": str(tiny_model),
+        "adapter": str(lora_adapter),
+        "dataset": str(rows),
+        "splits": [None],
+        "max_new_tokens": 8,
+        "max_model_len": 2048,
+        "gpu_memory_utilization": 0.3,
+    }
     path = tmp_path / "vllm.yaml"
     path.write_text(yaml.safe_dump(config))
     run_dir = tmp_path / "run"
     done = subprocess.run(
-        [sys.executable, "-m", "planetarium.cli", "eval", "run", "--config", str(path),
-         "--out", str(run_dir)],
-        capture_output=True, text=True, timeout=900,
+        [
+            sys.executable,
+            "-m",
+            "planetarium.cli",
+            "eval",
+            "run",
+            "--config",
+            str(path),
+            "--out",
+            str(run_dir),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
         env={**__import__("os").environ, "HF_HUB_OFFLINE": "1", "VLLM_NO_USAGE_STATS": "1"},
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    records = [json.loads(line) for line in (run_dir / "completions.jsonl").read_text().splitlines()]
+    records = [
+        json.loads(line) for line in (run_dir / "completions.jsonl").read_text().splitlines()
+    ]
     assert len(records) == 4 and all(0 < r["completion_tokens"] <= 8 for r in records)

@@ -30,8 +30,12 @@ def test_overrides_win_and_none_means_keep():
     config = make_config(BASE, {"max_new_tokens": 7, "limit": None})
     assert config.max_new_tokens == 7 and config.limit is None
     assert parse_override("splits=[random:test, heldout:test]") == (
-        "splits", ["random:test", "heldout:test"])
-    assert make_config(BASE, dict([parse_override("splits=random:test")])).splits == ("random:test",)
+        "splits",
+        ["random:test", "heldout:test"],
+    )
+    assert make_config(BASE, dict([parse_override("splits=random:test")])).splits == (
+        "random:test",
+    )
     assert make_config(BASE, {"backoff_s": 2}).backoff_s == 2.0
 
 
@@ -52,6 +56,9 @@ def test_unknown_keys_and_bad_values_are_rejected(tmp_path):
 
 def test_hash_ignores_speed_settings_only():
     config = make_config(BASE)
-    assert make_config(BASE, {"batch_size": 99, "concurrency": 3}).config_hash() == config.config_hash()
+    assert (
+        make_config(BASE, {"batch_size": 99, "concurrency": 3}).config_hash()
+        == config.config_hash()
+    )
     assert make_config(BASE, {"max_new_tokens": 99}).config_hash() != config.config_hash()
     assert make_config(BASE, {"adapter": "a"}).config_hash() != config.config_hash()

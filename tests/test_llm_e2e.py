@@ -26,22 +26,43 @@ REPO = Path(__file__).resolve().parents[1]
 
 def _config(tmp_path: Path, model: str, n_rows: int, **extra) -> Path:
     rows = write_rows(tmp_path / "rows.jsonl", demo_rows(n_rows))
-    config = {"name": "tiny-test", "backend": "transformers", "model": model,
-              "dataset": str(rows), "splits": [None], "device": "cpu", **extra}
+    config = {
+        "name": "tiny-test",
+        "backend": "transformers",
+        "model": model,
+        "dataset": str(rows),
+        "splits": [None],
+        "device": "cpu",
+        **extra,
+    }
     path = tmp_path / "tiny-test.yaml"
     path.write_text(yaml.safe_dump(config))
     return path
 
 
 def _eval_run(config: Path, out: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "planetarium.cli", "eval", "run", "--config", str(config),
-            "--out", str(out), *extra]
+    return [
+        sys.executable,
+        "-m",
+        "planetarium.cli",
+        "eval",
+        "run",
+        "--config",
+        str(config),
+        "--out",
+        str(out),
+        *extra,
+    ]
 
 
 def _env() -> dict[str, str]:
     """Offline, and one CPU thread (see ``llm_fixtures.one_thread``)."""
-    return {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
-            "OMP_NUM_THREADS": "1"}
+    return {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "TOKENIZERS_PARALLELISM": "false",
+        "OMP_NUM_THREADS": "1",
+    }
 
 
 def test_run_grade_report(tmp_path, tiny_model, one_thread):
@@ -61,7 +82,11 @@ def test_run_grade_report(tmp_path, tiny_model, one_thread):
     reported = runner.invoke(main, ["eval", "report", str(run_dir)])
     assert reported.exit_code == 0, reported.output
     assert "| tiny-test | 6 |" in reported.output
-    assert {p.name for p in (run_dir / "report").iterdir()} == {"report.md", "overall.png", "domains.png"}
+    assert {p.name for p in (run_dir / "report").iterdir()} == {
+        "report.md",
+        "overall.png",
+        "domains.png",
+    }
 
 
 def _wait_for_lines(path: Path, count: int, process: subprocess.Popen, limit_s: float) -> None:
@@ -78,8 +103,13 @@ def test_sigkill_mid_run_then_resume(tmp_path, one_thread):
     config = _config(tmp_path, "tiny:", n_rows, max_new_tokens=8, batch_size=1)
     run_dir = tmp_path / "run"
     log = run_dir / "completions.jsonl"
-    process = subprocess.Popen(_eval_run(config, run_dir), cwd=REPO, env=_env(),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        _eval_run(config, run_dir),
+        cwd=REPO,
+        env=_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         _wait_for_lines(log, 2, process, limit_s=240)
         process.send_signal(signal.SIGKILL)
@@ -109,7 +139,9 @@ def test_sigkill_mid_run_then_resume(tmp_path, one_thread):
 def test_shipped_tiny_config_runs(tmp_path, monkeypatch, one_thread):
     monkeypatch.chdir(REPO)  # the config's dataset path is relative to the checkout
     run_dir = tmp_path / "run"
-    done = CliRunner().invoke(main, _eval_run(Path("eval/tiny.yaml"), run_dir, "--limit", "2",
-                                              "--max-new-tokens", "4")[3:])
+    done = CliRunner().invoke(
+        main,
+        _eval_run(Path("eval/tiny.yaml"), run_dir, "--limit", "2", "--max-new-tokens", "4")[3:],
+    )
     assert done.exit_code == 0, done.output
     assert len(read_jsonl(run_dir / "completions.jsonl")) == 2

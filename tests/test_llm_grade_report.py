@@ -28,11 +28,23 @@ def _answers() -> list[str]:
 
 
 def make_run(run_dir, name: str, rows=ROWS, answers=None) -> None:
-    config = make_config({"name": name, "backend": "transformers", "model": "m",
-                          "dataset": "rows.jsonl", "splits": [None]})
+    config = make_config(
+        {
+            "name": name,
+            "backend": "transformers",
+            "model": "m",
+            "dataset": "rows.jsonl",
+            "splits": [None],
+        }
+    )
     prepare_run_dir(run_dir, config, rows)
     with CompletionLog(run_dir / COMPLETIONS) as log:
-        log.append([{"id": r["id"], "output": a} for r, a in zip(rows, _answers() if answers is None else answers)])
+        log.append(
+            [
+                {"id": r["id"], "output": a}
+                for r, a in zip(rows, _answers() if answers is None else answers)
+            ]
+        )
 
 
 @pytest.fixture(scope="module")
@@ -50,13 +62,23 @@ def test_strict_and_relaxed_verdicts(graded):
     verdicts = [json.loads(line) for line in (run_dir / "verdicts.jsonl").read_text().splitlines()]
     assert [v["strict"]["correct"] for v in verdicts] == [True, False, True, False] * 2
     assert [v["relaxed"]["correct"] for v in verdicts] == [True, True, True, False] * 2
-    assert "truncated" in verdicts[3]["strict"]["reason"] or "never closed" in verdicts[3]["strict"]["reason"]
+    assert (
+        "truncated" in verdicts[3]["strict"]["reason"]
+        or "never closed" in verdicts[3]["strict"]["reason"]
+    )
 
 
 def test_results_record_reproducibility_facts(graded):
     _, results = graded
-    for key in ("config", "config_hash", "dataset_hash", "prompt_template_hash", "packages",
-                "git_revision", "graded_at"):
+    for key in (
+        "config",
+        "config_hash",
+        "dataset_hash",
+        "prompt_template_hash",
+        "packages",
+        "git_revision",
+        "graded_at",
+    ):
         assert key in results
     assert results["packages"]["planetarium"] and results["n_missing"] == 0
 
@@ -79,8 +101,16 @@ def test_report_tables_and_figures(graded, tmp_path):
 
 def test_breakdown_keys():
     assert [size_bin(n) for n in (1, 20, 21, 40, 60, 61, 80, 81, 500)] == [
-        "(0,20]", "(0,20]", "(20,40]", "(20,40]", "(40,60]", "(60,80]", "(60,80]",
-        "(80,inf)", "(80,inf)"]
+        "(0,20]",
+        "(0,20]",
+        "(20,40]",
+        "(20,40]",
+        "(40,60]",
+        "(60,80]",
+        "(60,80]",
+        "(80,inf)",
+        "(80,inf)",
+    ]
     row = {"init_is_abstract": False, "goal_is_abstract": True}
     assert abstractness(row) == "explicit to abstract"
 

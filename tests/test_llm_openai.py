@@ -13,8 +13,18 @@ from planetarium.llm.prompts import build_messages
 
 
 def _config(base_url: str, **extra):
-    return make_config({"name": "api", "backend": "openai", "model": "m", "dataset": "unused",
-                        "base_url": base_url, "backoff_s": 0.01, "max_new_tokens": 50, **extra})
+    return make_config(
+        {
+            "name": "api",
+            "backend": "openai",
+            "model": "m",
+            "dataset": "unused",
+            "base_url": base_url,
+            "backoff_s": 0.01,
+            "max_new_tokens": 50,
+            **extra,
+        }
+    )
 
 
 def _chats(n: int) -> list:
@@ -32,17 +42,26 @@ def test_retries_429_and_500_then_succeeds():
     assert (answer.prompt_tokens, answer.completion_tokens) == (7, 3)
     body = server.requests[-1]["body"]
     assert server.requests[-1]["path"] == "/v1/chat/completions"
-    assert body == {"model": "gpt-x", "messages": _chats(1)[0], "max_tokens": 50,
-                    "temperature": 0.0}
+    assert body == {
+        "model": "gpt-x",
+        "messages": _chats(1)[0],
+        "max_tokens": 50,
+        "temperature": 0.0,
+    }
 
 
 def test_reasoning_model_payload_and_api_key_from_env(monkeypatch):
     monkeypatch.setenv("PLANETARIUM_TEST_KEY", "sekrit")
-    config = _config("http://unused", api_key_env="PLANETARIUM_TEST_KEY", temperature=None,
-                     use_max_completion_tokens=True)
+    config = _config(
+        "http://unused",
+        api_key_env="PLANETARIUM_TEST_KEY",
+        temperature=None,
+        use_max_completion_tokens=True,
+    )
     with ChatServer() as server:
         backend = make_backend(
-            make_config({**config.to_dict(), "base_url": server.base_url}), "o1-mini")
+            make_config({**config.to_dict(), "base_url": server.base_url}), "o1-mini"
+        )
         backend.generate(_chats(1))
     request = server.requests[0]
     assert request["headers"]["Authorization"] == "Bearer sekrit"

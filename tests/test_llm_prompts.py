@@ -46,7 +46,10 @@ def test_tiny_tokenizer_renders_the_gemma_chat_format(tiny_model):
     tokenizer = AutoTokenizer.from_pretrained(tiny_model)
     messages = build_training_messages("You have 3 blocks.", "(define (domain blocksworld))", "P")
     text = tokenizer.apply_chat_template(messages[:1], tokenize=False, add_generation_prompt=True)
-    assert text == f"<bos><start_of_turn>user\n{PAPER_PROMPT.strip()}<end_of_turn>\n<start_of_turn>model\n"
+    assert (
+        text
+        == f"<bos><start_of_turn>user\n{PAPER_PROMPT.strip()}<end_of_turn>\n<start_of_turn>model\n"
+    )
     full = tokenizer.apply_chat_template(messages, tokenize=False)
     assert full.endswith("<start_of_turn>model\nP<end_of_turn>\n")
     ids = render_prompt_ids(tokenizer, messages[:1])
@@ -72,5 +75,7 @@ def test_imports_load_no_heavy_stack():
         "heavy = {'torch', 'vllm', 'transformers', 'peft', 'datasets', 'trl', 'tokenizers'};"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "[]"

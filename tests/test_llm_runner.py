@@ -29,8 +29,10 @@ class ScriptedBackend:
         if self.fail_after is not None and len(self.batches) == self.fail_after:
             raise BackendError("engine died")
         self.batches.append(len(conversations))
-        texts = [next(a for nl, a in self.answers.items() if nl in c[0]["content"])
-                 for c in conversations]
+        texts = [
+            next(a for nl, a in self.answers.items() if nl in c[0]["content"])
+            for c in conversations
+        ]
         return [Completion(text=t, finish_reason="stop", completion_tokens=5) for t in texts]
 
     def close(self) -> None:
@@ -40,22 +42,40 @@ class ScriptedBackend:
 @pytest.fixture
 def fake(monkeypatch):
     """Serve ROWS as the dataset and route make_backend to the scripted backend it returns."""
-    monkeypatch.setattr(planetarium.dataset, "load_rows",
-                        lambda source, split=None: [dict(r) for r in ROWS], raising=False)
+    monkeypatch.setattr(
+        planetarium.dataset,
+        "load_rows",
+        lambda source, split=None: [dict(r) for r in ROWS],
+        raising=False,
+    )
     state = {"backend": ScriptedBackend()}
     monkeypatch.setattr(backends, "make_backend", lambda config, model: state["backend"])
     return state
 
 
 def _config(**extra):
-    return make_config({"name": "scripted", "backend": "transformers", "model": "m",
-                        "dataset": "rows.jsonl", "splits": [None], "batch_size": 3, **extra})
+    return make_config(
+        {
+            "name": "scripted",
+            "backend": "transformers",
+            "model": "m",
+            "dataset": "rows.jsonl",
+            "splits": [None],
+            "batch_size": 3,
+            **extra,
+        }
+    )
 
 
 def test_run_writes_one_line_per_item(fake, tmp_path):
     summary = run_eval(_config(), tmp_path)
-    assert summary == {"run_dir": str(tmp_path), "items": 10, "skipped": 0,
-                       "generated": 10, "errors": 0}
+    assert summary == {
+        "run_dir": str(tmp_path),
+        "items": 10,
+        "skipped": 0,
+        "generated": 10,
+        "errors": 0,
+    }
     records = read_jsonl(tmp_path / COMPLETIONS)
     assert sorted(r["id"] for r in records) == sorted(r["id"] for r in ROWS)
     first = records[0]

@@ -41,9 +41,8 @@ def test_a_damaged_complete_line_is_an_error(tmp_path):
 
 def test_second_writer_is_refused(tmp_path):
     path = tmp_path / "completions.jsonl"
-    with CompletionLog(path):
-        with pytest.raises(RunDirError, match="another run"):
-            CompletionLog(path)
+    with CompletionLog(path), pytest.raises(RunDirError, match="another run"):
+        CompletionLog(path)
     CompletionLog(path).close()  # the lock is released on close
 
 

@@ -132,6 +132,7 @@ def run(cfg: FinetuneConfig, *, resume: bool = False) -> dict[str, Any]:
         raise PlanetariumError(f"--resume: no checkpoint under {out_dir / CHECKPOINT_DIR}")
 
     started = time.time()
+    require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
     rows = load_rows(cfg.data.source, split=cfg.data.split)
     quantize = use_4bit(cfg)
     base = resolve_base(cfg, out_dir)

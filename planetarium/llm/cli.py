@@ -30,14 +30,20 @@ def eval_group() -> None:
 
 
 @eval_group.command("run")
-@click.option("--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("--out", type=click.Path(file_okay=False), help="Run directory (default eval/runs/NAME-HASH).")
+@click.option(
+    "--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False)
+)
+@click.option(
+    "--out", type=click.Path(file_okay=False), help="Run directory (default eval/runs/NAME-HASH)."
+)
 @click.option("--model", help="Override the model path or id.")
 @click.option("--adapter", help="Override the LoRA adapter directory.")
 @click.option("--limit", type=int, help="Only the first N selected items.")
 @click.option("--max-new-tokens", type=int)
 @click.option("--batch-size", type=int)
-@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE", help="Override any config field.")
+@click.option(
+    "--set", "settings", multiple=True, metavar="KEY=VALUE", help="Override any config field."
+)
 def run_command(config_path: str, out: str | None, settings: tuple[str, ...], **named: Any) -> None:
     """Generate completions; a rerun resumes where the last one stopped."""
     from .config import load_config, parse_override
@@ -57,13 +63,18 @@ def run_command(config_path: str, out: str | None, settings: tuple[str, ...], **
 @click.option("--workers", type=int, help="Grading processes (default: all cores).")
 @click.option("--timeout", "timeout_s", type=float, help="Seconds per item (default from config).")
 @click.option("--progress/--no-progress", default=True)
-def grade_command(run_dir: str, workers: int | None, timeout_s: float | None, progress: bool) -> None:
+def grade_command(
+    run_dir: str, workers: int | None, timeout_s: float | None, progress: bool
+) -> None:
     """Grade every completion with strict and relaxed typing; write results.json."""
     from .grade import grade_run
 
     results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress)
     for mode, row in results["summary"].items():
-        rates = ", ".join(f"{stage} {100 * row[f'{stage}_rate']:.1f}%" for stage in ("parseable", "solvable", "correct"))
+        rates = ", ".join(
+            f"{stage} {100 * row[f'{stage}_rate']:.1f}%"
+            for stage in ("parseable", "solvable", "correct")
+        )
         click.echo(f"{mode}: n={row['n']}: {rates}")
     if results["n_missing"]:
         click.echo(f"warning: {results['n_missing']} items have no completion yet", err=True)
@@ -71,7 +82,11 @@ def grade_command(run_dir: str, workers: int | None, timeout_s: float | None, pr
 
 @eval_group.command("report")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
-@click.option("--out", type=click.Path(file_okay=False), help="Output directory (default RUN_DIR/report, or next to the runs).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    help="Output directory (default RUN_DIR/report, or next to the runs).",
+)
 def report_command(run_dirs: tuple[str, ...], out: str | None) -> None:
     """Tables and figures comparing graded runs."""
     from .report import write_report

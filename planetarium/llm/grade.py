@@ -22,8 +22,15 @@ RESULTS = "results.json"
 MODES = {"strict": False, "relaxed": True}
 STAGES = ("parseable", "solvable", "correct")
 _PACKAGES = (
-    "planetarium", "rustworkx", "pyyaml", "torch", "transformers", "tokenizers", "peft",
-    "vllm", "httpx",
+    "planetarium",
+    "rustworkx",
+    "pyyaml",
+    "torch",
+    "transformers",
+    "tokenizers",
+    "peft",
+    "vllm",
+    "httpx",
 )
 
 
@@ -107,7 +114,11 @@ def grade_run(
         mode: {
             raw["id"]: _verdict(raw)
             for raw in grade_batch(
-                jobs, workers=workers, timeout_s=timeout, relax_typing=relax, progress=progress,
+                jobs,
+                workers=workers,
+                timeout_s=timeout,
+                relax_typing=relax,
+                progress=progress,
                 total=len(jobs),
             )
         }
@@ -129,4 +140,3 @@ def grade_run(
     }
     write_json(run_dir / RESULTS, results)
     return results
-

@@ -11,7 +11,8 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from .grade import MODES, RESULTS, STAGES, VERDICTS
 from .runner import ITEMS

@@ -19,11 +19,12 @@ import json
 import random
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from .config import TINY_PREFIX, EvalConfig
 from .prompts import build_messages, prompt_hash, prompt_template_hash
-from .store import CompletionLog, RunDirError, read_jsonl, write_json, write_jsonl
+from .store import CompletionLog, RunDirError, write_json, write_jsonl
 
 MANIFEST = "run.json"
 ITEMS = "items.jsonl"
@@ -55,7 +56,9 @@ def _sample_per_domain(rows: list[dict[str, Any]], k: int, seed: int) -> list[di
     by_domain: dict[str, list[int]] = {}
     for index, row in enumerate(rows):
         by_domain.setdefault(row["domain"], []).append(index)
-    picked = [i for indices in by_domain.values() for i in rng.sample(indices, min(k, len(indices)))]
+    picked = [
+        i for indices in by_domain.values() for i in rng.sample(indices, min(k, len(indices)))
+    ]
     return [rows[i] for i in sorted(picked)]
 
 
@@ -116,7 +119,7 @@ def resolve_model(config: EvalConfig, run_dir: Path) -> str:
     return str(build_tiny_model(run_dir / TINY_MODEL_DIR, seed=seed))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _domain_pddl(name: str) -> str:
     from ..domains import get_domain
 

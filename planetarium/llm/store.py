@@ -13,7 +13,8 @@ import fcntl
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from ..errors import PlanetariumError
 

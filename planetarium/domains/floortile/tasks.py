@@ -37,7 +37,7 @@ class _Robot:
 
 @dataclass(frozen=True)
 class _Grid:
-    """A rows x cols grid with robots; ``tiles[r][c]`` is the tile name."""
+    """A rows x cols grid with robots; ``tile(r, c)`` names the tile in row r, column c."""
 
     rows: int
     cols: int

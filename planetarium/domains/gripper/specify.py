@@ -39,7 +39,8 @@ beyond the goal is ever forced, and what is forced is exactly:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from ...pddl.domain import Atom
 from ...pddl.problem import Problem
@@ -52,11 +53,49 @@ _SIGNATURE = {"at-robby": ("room",), "at": ("ball", "room"), "carry": ("ball", "
               "free": ("gripper",)}
 
 
+@dataclass
+class _Placement:
+    """Where the fluent atoms of a state (or a goal) put the robot and the balls."""
+
+    robby: str | None = None
+    place: dict[str, str] = field(default_factory=dict)  # ball -> its room or gripper
+    load: dict[str, str] = field(default_factory=dict)   # gripper -> the ball it carries
+    free: set[str] = field(default_factory=set)
+
+
+def _read_placement(atoms: Iterable[Atom], allowed: Callable[[Atom], bool]) -> _Placement | None:
+    """The placement stated by the fluent atoms among ``atoms`` (kind atoms are skipped).
+
+    ``None`` if an atom is not ``allowed`` or two atoms conflict: two robot rooms, a ball in two
+    places, two balls in one gripper, a gripper both free and carrying.
+    """
+    p = _Placement()
+    for atom in atoms:
+        pred = atom[0]
+        if pred in _KINDS:
+            continue
+        if not allowed(atom):
+            return None
+        if pred == "at-robby":
+            if p.robby is not None:
+                return None
+            p.robby = atom[1]
+        elif pred == "free":
+            p.free.add(atom[1])
+        else:
+            ball, where = atom[1], atom[2]
+            if ball in p.place or (pred == "carry" and where in p.load):
+                return None
+            p.place[ball] = where
+            if pred == "carry":
+                p.load[where] = ball
+    return None if p.free & p.load.keys() else p
+
+
 @dataclass(frozen=True)
 class _World:
-    """A well-formed initial state, split into what never changes and what can move."""
+    """A well-formed initial state: its kind atoms and what can move."""
 
-    init: frozenset[Atom]
     static: frozenset[Atom]
     rooms: frozenset[str]
     robby: str | None            # the robot's room; None: no action ever applies
@@ -67,58 +106,32 @@ class _World:
 def _read_world(problem: Problem) -> _World | None:
     """The well-formed initial state of ``problem``, or ``None`` if it is not well-formed."""
     kind: dict[str, str] = {}
-    static = []
     for atom in problem.init:
         if atom[0] in _KINDS:
             if atom[1] in kind:
                 return None  # two kinds
             kind[atom[1]] = atom[0]
-            static.append(atom)
-    robby = []
-    place: dict[str, str] = {}  # ball -> room or gripper
-    load: dict[str, str] = {}   # gripper -> ball
-    free = set()
-    for atom in problem.init:
-        pred = atom[0]
-        signature = _SIGNATURE.get(pred)
-        if signature is None:
-            continue
-        if any(kind.get(arg) != k for arg, k in zip(atom[1:], signature)):
-            return None
-        if pred == "at-robby":
-            robby.append(atom[1])
-        elif pred == "free":
-            free.add(atom[1])
-        else:
-            ball, where = atom[1], atom[2]
-            if ball in place or (pred == "carry" and where in load):
-                return None
-            place[ball] = where
-            if pred == "carry":
-                load[where] = ball
-    if len(robby) > 1 or free & load.keys():
+    init = _read_placement(problem.init, lambda atom: all(
+        kind.get(arg) == k for arg, k in zip(atom[1:], _SIGNATURE[atom[0]])))
+    if init is None:
         return None
     return _World(
-        init=problem.init,
-        static=frozenset(static),
+        static=frozenset(a for a in problem.init if a[0] in _KINDS),
         rooms=frozenset(o for o, k in kind.items() if k == "room"),
-        robby=robby[0] if robby else None,
-        movable=frozenset(place),
-        usable=frozenset(free | load.keys()),
+        robby=init.robby,
+        movable=frozenset(init.place),
+        usable=frozenset(init.free | init.load.keys()),
     )
 
 
-def _robby_goal(world: _World, goal: frozenset[Atom]) -> list[Atom] | None:
-    """The ``at-robby`` atom true in every goal state, ``[]`` if none, ``None`` if unsatisfiable.
-
-    Only called when the robot can move: it can then end in any one room.
-    """
-    wanted = [a for a in goal if a[0] == "at-robby"]
-    if len(wanted) > 1 or any(a[1] not in world.rooms for a in wanted):
-        return None
-    if not wanted and len(world.rooms) == 1:
-        return [("at-robby", *world.rooms)]
-    return wanted
+def _goal_allows(world: _World, atom: Atom) -> bool:
+    """Whether the fluent ``atom`` holds in some reachable state (robot and grippers usable)."""
+    pred = atom[0]
+    if pred == "at-robby":
+        return atom[1] in world.rooms
+    if pred == "free":
+        return atom[1] in world.usable
+    return atom[1] in world.movable and atom[2] in (world.rooms if pred == "at" else world.usable)
 
 
 def fully_specify(domain: Domain, problem: Problem) -> frozenset[Atom] | None:
@@ -133,44 +146,23 @@ def fully_specify(domain: Domain, problem: Problem) -> frozenset[Atom] | None:
     goal = problem.goal
     if world.robby is None:
         return problem.init if goal <= problem.init else None
-    robby = _robby_goal(world, goal)
-    if robby is None:
+    if any(a[0] in _KINDS and a not in world.static for a in goal):
         return None
+    wanted = _read_placement(goal, lambda atom: _goal_allows(world, atom))
+    if wanted is None:
+        return None
+    forced: list[Atom] = []
+    if wanted.robby is None and len(world.rooms) == 1:
+        forced.append(("at-robby", *world.rooms))
     if not world.usable:  # only the robot moves
         fixed = frozenset(a for a in problem.init if a[0] != "at-robby")
         if any(a not in fixed for a in goal if a[0] != "at-robby"):
             return None
-        return fixed.union(robby)
-    place: dict[str, str] = {}
-    load: dict[str, str] = {}
-    free = set()
-    for atom in goal:
-        pred = atom[0]
-        if pred in _KINDS:
-            if atom not in world.static:
-                return None
-        elif pred == "free":
-            if atom[1] not in world.usable:
-                return None
-            free.add(atom[1])
-        elif pred in ("at", "carry"):
-            ball, where = atom[1], atom[2]
-            if ball not in world.movable or ball in place:
-                return None
-            if pred == "at" and where not in world.rooms:
-                return None
-            if pred == "carry" and (where not in world.usable or where in load):
-                return None
-            place[ball] = where
-            if pred == "carry":
-                load[where] = ball
-    if free & load.keys():
-        return None
-    forced: list[Atom] = robby
-    unplaced = [b for b in world.movable if b not in place]
-    untaken = [g for g in world.usable if g not in load and g not in free]
+        return fixed.union(goal, forced)
+    unplaced = [b for b in world.movable if b not in wanted.place]
+    untaken = [g for g in world.usable if g not in wanted.load and g not in wanted.free]
     if len(world.rooms) == 1 and not untaken:
         forced += [("at", b, *world.rooms) for b in unplaced]
     if not unplaced:
         forced += [("free", g) for g in untaken]
-    return goal | world.static | frozenset(forced)
+    return goal.union(world.static, forced)

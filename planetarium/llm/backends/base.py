@@ -9,7 +9,8 @@ token ids (one BOS, generation prompt added) and their outputs are comparable.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
+from collections.abc import Sequence
 
 from ...errors import PlanetariumError
 

@@ -8,7 +8,8 @@ cut off after the prompt in one slice.
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from ...errors import require
 from ..config import EvalConfig

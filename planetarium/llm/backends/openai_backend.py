@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from ...errors import require
 from ..config import ConfigError, EvalConfig
@@ -48,7 +49,9 @@ class OpenAIBackend:
 
     def _payload(self, messages: Messages) -> dict[str, Any]:
         """Reasoning models take ``max_completion_tokens`` and reject a temperature."""
-        token_key = "max_completion_tokens" if self.config.use_max_completion_tokens else "max_tokens"
+        token_key = (
+            "max_completion_tokens" if self.config.use_max_completion_tokens else "max_tokens"
+        )
         payload = {"model": self.model, "messages": messages, token_key: self.config.max_new_tokens}
         if self.config.temperature is not None:
             payload["temperature"] = self.config.temperature
@@ -78,7 +81,9 @@ class OpenAIBackend:
                 last_problem = f"HTTP {response.status_code}: {response.text[:200]}"
                 continue
             if response.status_code >= 400:
-                return Completion(text="", error=f"HTTP {response.status_code}: {response.text[:500]}")
+                return Completion(
+                    text="", error=f"HTTP {response.status_code}: {response.text[:500]}"
+                )
             return self._parse(response, time.perf_counter() - start)
         raise BackendError(
             f"{self.config.base_url}: giving up after {self.config.max_retries + 1} attempts; "

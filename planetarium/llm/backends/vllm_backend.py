@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...errors import require
 from ..config import ConfigError, EvalConfig
@@ -66,9 +66,7 @@ class VLLMBackend:
             for messages in conversations
         ]
         start = time.perf_counter()
-        outputs = self.llm.generate(
-            prompts, self.params, lora_request=self.lora, use_tqdm=False
-        )
+        outputs = self.llm.generate(prompts, self.params, lora_request=self.lora, use_tqdm=False)
         per_item = (time.perf_counter() - start) / len(prompts)
         return [
             Completion(

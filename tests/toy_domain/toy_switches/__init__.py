@@ -1,0 +1,11 @@
+"""A third-party domain as a plug-in author would write it: one module, one object.
+
+It defines no fully_specify or planner of its own, so Planetarium grades it with the bounded
+brute force and generic search inherited from :class:`planetarium.domains.Domain`.
+"""
+
+from importlib.resources import files
+
+from planetarium.domains import Domain
+
+DOMAIN = Domain("switches", files(__name__).joinpath("domain.pddl").read_text())
