@@ -28,6 +28,7 @@ from .errors import (
     ResourceLimitError,
     UnsupportedFeatureError,
 )
+from .limits import time_limit
 from .pddl.problem import Problem, declared_domain_name, read_problem
 
 OK, UNSUPPORTED, TIMEOUT, ERROR = "ok", "unsupported", "timeout", "error"
@@ -79,7 +80,8 @@ def grade(gt: str, pred: str, **options) -> GradeResult:
     internal failure is reported as status ``error`` instead of crashing a batch.
     """
     try:
-        return grade_strict(gt, pred, **options)
+        with time_limit(options.get("timeout_s", 10.0)):
+            return grade_strict(gt, pred, **options)
     except TypeError:
         raise  # a wrong keyword is the caller's bug, not the model's
     except Exception as err:  # noqa: BLE001 - last line of defence for batch grading

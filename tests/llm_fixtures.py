@@ -122,7 +122,7 @@ def write_rows(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 
 def typed_variant(pddl: str) -> str:
-    """The same problem with every object given a type ``- item``: wrong under strict typing only."""
+    """The problem with every object typed ``- item``: wrong under strict typing only."""
     start = pddl.index("(:objects ") + len("(:objects ")
     end = pddl.index(")", start)
     objects = " ".join(f"{name} - item" for name in pddl[start:end].split())

@@ -45,7 +45,7 @@ def test_plans_accepted_by_unified_planning(domain, tmp_path):
     domain_file.write_text(re.sub(r"\(:action (up|down|left|right)\b", r"(:action move-\1",
                                   definition.pddl))
     checked = 0
-    for problem in _sample(domain, f"up-{domain}", 12, unsolvable_too=False):
+    for problem in _sample(domain, f"up-{domain}", 60, unsolvable_too=False):
         try:
             plan = definition.solve(problem, timeout_s=5.0)
         except ResourceLimitError:
@@ -63,7 +63,9 @@ def test_plans_accepted_by_unified_planning(domain, tmp_path):
         result = SequentialPlanValidator().validate(up_problem, up_plan)
         assert result.status == ValidationResultStatus.VALID, (plan, result.reason)
         checked += 1
-    assert checked >= 5
+        if checked == 10:  # unified-planning needs about a second per plan
+            break
+    assert checked == 10
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

@@ -109,8 +109,7 @@ def test_conformance_kit_catches_a_wrong_fully_specify(toy_domain: Domain) -> No
     assert check_fully_specify(toy_domain, problems) == []
     wrong = _ForgetfulSwitches("switches", toy_domain.pddl)
     mismatches = check_fully_specify(wrong, problems)
-    assert mismatches and all(m.missing or m.got is not None for m in mismatches)
-    assert "missing" in str(mismatches[0]) or "brute force" in str(mismatches[0])
+    assert any(m.missing and not m.extra for m in mismatches)
 
 
 @pytest.mark.parametrize("name", ["floor-tile", "rover-single"])

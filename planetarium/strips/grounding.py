@@ -79,13 +79,16 @@ def reachable_states(actions: list[GroundAction], init: State, max_states: int) 
     caller can never mistake a truncated enumeration for the whole space.
     """
     from ..errors import ResourceLimitError
+    from ..limits import check_deadline
 
     seen = {init}
     frontier = [init]
     yield init
     while frontier:
         next_frontier = []
-        for state in frontier:
+        for expanded, state in enumerate(frontier):
+            if not expanded & 0xFF:
+                check_deadline("state enumeration")
             for action in actions:
                 if action.pre <= state:
                     succ = (state - action.delete) | action.add
