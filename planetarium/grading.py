@@ -14,6 +14,7 @@ ground truth itself is unsolvable.
 
 from __future__ import annotations
 
+import inspect
 import time
 from dataclasses import asdict, dataclass
 
@@ -79,11 +80,12 @@ def grade(gt: str, pred: str, **options) -> GradeResult:
     ``equivalence_for_unsolvable`` and ``timeout_s`` — see :func:`grade_strict`.  An unexpected
     internal failure is reported as status ``error`` instead of crashing a batch.
     """
+    unknown = set(options) - _OPTIONS
+    if unknown:  # the caller's bug, not the model's: fail loudly
+        raise TypeError(f"grade() got unknown option(s): {', '.join(sorted(unknown))}")
     try:
         with time_limit(options.get("timeout_s", 10.0)):
             return grade_strict(gt, pred, **options)
-    except TypeError:
-        raise  # a wrong keyword is the caller's bug, not the model's
     except Exception as err:  # noqa: BLE001 - last line of defence for batch grading
         return GradeResult(None, None, None, ERROR, f"internal error: {type(err).__name__}: {err}")
 
@@ -130,3 +132,6 @@ def grade_strict(gt: str, pred: str, *, is_placeholder: bool = False, relax_typi
         return GradeResult(True, solvable, None, ERROR, f"equivalence failed: {err}", name)
     reasons.append(verdict.reason)
     return GradeResult(True, solvable, verdict.equivalent, status, "; ".join(reasons), name)
+
+
+_OPTIONS = frozenset(inspect.signature(grade_strict).parameters) - {"gt", "pred"}

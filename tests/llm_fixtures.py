@@ -22,18 +22,9 @@ def _problem(name: str, domain: str, objects: list[str], init: list[str], goal: 
     )
 
 
-def _row(
-    rid: str,
-    domain: str,
-    pddl: str,
-    text: str,
-    init: list,
-    goal: list,
-    objects: list,
-    *,
-    abstract: tuple[bool, bool],
-    split: str,
-) -> dict[str, Any]:
+def _row(rid: str, domain: str, text: str, objects: list, init: list, goal: list,
+         abstract: tuple[bool, bool], split: str) -> dict[str, Any]:
+    """A dataset row (CONTRACTS.md fields) around a problem written from its atoms."""
     return {
         "id": rid,
         "name": rid,
@@ -41,7 +32,7 @@ def _row(
         "init": " ".join(init),
         "goal": " ".join(goal),
         "num_objects": len(objects),
-        "problem_pddl": pddl,
+        "problem_pddl": _problem(rid, domain, objects, init, goal),
         "natural_language": text,
         "init_is_abstract": abstract[0],
         "init_num_propositions": len(init),
@@ -58,24 +49,14 @@ def blocksworld_row(index: int, n_blocks: int, split: str = "test") -> dict[str,
     blocks = [f"b{i}" for i in range(1, n_blocks + 1)]
     init = ["(arm-empty)"] + [f"(on-table {b})" for b in blocks] + [f"(clear {b})" for b in blocks]
     goal = [f"(on {upper} {lower})" for upper, lower in zip(blocks, blocks[1:])]
-    rid = f"blocksworld-{index:03d}"
     text = (
         f"You have {n_blocks} blocks, {', '.join(blocks)}, each on the table and clear; "
         f"the arm is empty. Your goal is a single tower with {blocks[0]} on top, "
         f"each block on the next one in order."
     )
-    pddl = _problem(rid, "blocksworld", blocks, init, goal)
-    return _row(
-        rid,
-        "blocksworld",
-        pddl,
-        text,
-        init,
-        goal,
-        blocks,
-        abstract=(False, index % 2 == 1),
-        split=split,
-    )
+    abstract = (False, index % 2 == 1)
+    rid = f"blocksworld-{index:03d}"
+    return _row(rid, "blocksworld", text, blocks, init, goal, abstract, split)
 
 
 def gripper_row(index: int, n_balls: int, split: str = "test") -> dict[str, Any]:
@@ -86,23 +67,12 @@ def gripper_row(index: int, n_balls: int, split: str = "test") -> dict[str, Any]
     init += [f"(ball {b})" for b in balls] + [f"(at {b} room1)" for b in balls]
     init += ["(gripper gripper1)", "(gripper gripper2)", "(free gripper1)", "(free gripper2)"]
     goal = [f"(at {b} room2)" for b in balls]
-    rid = f"gripper-{index:03d}"
     text = (
         f"You have 2 rooms, {n_balls} balls and 2 free grippers. The robby and every ball are "
         f"in room1. Your goal is to move all balls to room2."
     )
-    pddl = _problem(rid, "gripper", objects, init, goal)
-    return _row(
-        rid,
-        "gripper",
-        pddl,
-        text,
-        init,
-        goal,
-        objects,
-        abstract=(index % 2 == 1, False),
-        split=split,
-    )
+    abstract = (index % 2 == 1, False)
+    return _row(f"gripper-{index:03d}", "gripper", text, objects, init, goal, abstract, split)
 
 
 def demo_rows(n: int = 12) -> list[dict[str, Any]]:
@@ -119,6 +89,22 @@ def demo_rows(n: int = 12) -> list[dict[str, Any]]:
 def write_rows(path: Path, rows: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     return path
+
+
+def write_eval_config(tmp_path: Path, n_rows: int, **fields: Any) -> Path:
+    """An eval YAML over ``n_rows`` demo rows written next to it; ``fields`` fill the config."""
+    import yaml
+
+    rows = write_rows(tmp_path / "rows.jsonl", demo_rows(n_rows))
+    config = {"name": "tiny-test", "dataset": str(rows), "splits": [None], **fields}
+    path = tmp_path / f"{config['name']}.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def eval_run_argv(config: Path, out: Path, *extra: str) -> list[str]:
+    """``eval run`` arguments after the program name (for click's CliRunner or a subprocess)."""
+    return ["eval", "run", "--config", str(config), "--out", str(out), *extra]
 
 
 def typed_variant(pddl: str) -> str:

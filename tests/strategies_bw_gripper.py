@@ -17,8 +17,9 @@ Also here: :func:`specify_checker` (fully_specify must equal the brute force) an
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import pairwise
 from types import ModuleType
-from typing import Callable
 from unittest import mock
 
 from hypothesis import strategies as st
@@ -70,7 +71,7 @@ def blocksworld_state(draw, blocks: list[str]) -> set[Atom]:
     state: set[Atom] = {("holding", held)} if held else {("arm-empty",)}
     for tower in towers:
         state.add(("on-table", tower[0]))
-        state.update(("on", upper, lower) for lower, upper in zip(tower, tower[1:]))
+        state.update(("on", upper, lower) for lower, upper in pairwise(tower))
         state.add(("clear", tower[-1]))
     return state
 

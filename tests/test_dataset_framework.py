@@ -51,7 +51,7 @@ def test_texts_are_unique_and_rows_follow_the_abstractness_rules(demo_rows):
     texts = [r["natural_language"] for r in demo_rows]
     assert len(set(texts)) == len(texts)
     for row in demo_rows:
-        if row["init_is_abstract"] == row["goal_is_abstract"] == False:  # noqa: E712
+        if not row["init_is_abstract"] and not row["goal_is_abstract"]:
             assert not row["is_placeholder"], row["name"]
     placeholders = {(r["domain"], r["init"], r["goal"]) for r in demo_rows if r["is_placeholder"]}
     assert placeholders, "abstract rows of ordinary combinations are placeholder rows"
@@ -241,3 +241,43 @@ def test_importing_the_package_and_cli_stays_light():
             "heavy = {'datasets', 'pyarrow', 'torch', 'transformers'} & set(sys.modules)\n"
             "assert not heavy, heavy\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_english_helpers():
+    from planetarium.dataset.text import join_words, name_list, ordinal, plural
+
+    assert plural(1, "robot") == "1 robot" and plural(2, "robot") == "2 robots"
+    assert plural(3, "box", "boxes") == "3 boxes"
+    assert join_words(["a"]) == "a" and join_words(["a", "b", "c"]) == "a, b and c"
+    assert [ordinal(n) for n in (1, 12, 20, 21, 40, 113)] == [
+        "first", "twelfth", "twentieth", "twenty-first", "fortieth", "113th"]
+    assert name_list(["b3", "b4", "b5", "b6"]) == "b3 to b6"
+    assert name_list(["b1", "b2", "b4", "b5"]) == "b1, b2, b4 and b5"
+
+
+def test_an_ambiguous_text_stops_generation():
+    """Two problems of different shapes behind one text would make the text ambiguous."""
+    from planetarium.dataset.generator import GenerationError
+    from planetarium.dataset.tasks import DomainTasks, ExplicitTemplates, Layout
+    from planetarium.domains import get_domain, register_domain, unregister_domain
+    from planetarium.domains.base import Domain
+
+    explicit = ExplicitTemplates(intro=lambda objects, types: "",
+                                 sentences={"on-table": ("{0} is on the table.", "{0} on table.")})
+
+    def build(init, goal, n):
+        blocks = [f"b{i}" for i in range(1, n + 1)]
+        atoms = [("on-table", b) for b in blocks]
+        return explicit.instance(objects=blocks, init=atoms, goal=atoms,
+                                 init_abstract="Some blocks.", goal_abstract="Leave them.")
+
+    class Toy(Domain):
+        def dataset_tasks(self):
+            return DomainTasks("toy-bw", (Layout("flat", "both", space=lambda: [1, 2]),), build, explicit)
+
+    register_domain(Toy("toy-bw", get_domain("blocksworld").pddl.replace("blocksworld", "toy-bw", 1)))
+    try:
+        with pytest.raises(GenerationError, match="share one text"):
+            generate(parse_config({"domains": [{"name": "toy-bw"}]}), workers=1)
+    finally:
+        unregister_domain("toy-bw")

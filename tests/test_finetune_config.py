@@ -29,10 +29,19 @@ def test_gemma_configs_are_the_appendix_f_recipe(path):
     assert cfg.model == f"google/{path.stem}"
     assert cfg.attn_implementation == "eager"
     q, lora, t = cfg.quantization, cfg.lora, cfg.training
-    assert (q.load_in_4bit, q.quant_type, q.double_quant, q.compute_dtype) == (True, "nf4", True, "bfloat16")
+    assert (q.load_in_4bit, q.quant_type, q.double_quant, q.compute_dtype) == (
+        True,
+        "nf4",
+        True,
+        "bfloat16",
+    )
     assert (lora.r, lora.alpha, lora.dropout, lora.target_modules) == (16, 32, 0.05, "all-linear")
     assert (t.optimizer, t.learning_rate, t.adam_beta1, t.adam_beta2, t.adam_epsilon) == (
-        "adamw_torch", 2e-5, 0.9, 0.999, 1e-8,
+        "adamw_torch",
+        2e-5,
+        0.9,
+        0.999,
+        1e-8,
     )
     assert (t.weight_decay, t.batch_size, t.max_seq_length, t.epochs) == (0.01, 1, 1500, 1.0)
     assert t.drop_longest_fraction == 0.05 and t.gradient_checkpointing
@@ -53,7 +62,10 @@ def test_bitsandbytes_config_has_double_quant_on():
 
 def test_the_originals_misnamed_key_is_rejected_with_a_hint(tmp_path):
     path = write(tmp_path, MINIMAL + "quantization: {use_double_quant: true}\n")
-    with pytest.raises(ConfigError, match=r"unknown key 'quantization.use_double_quant'.*did you mean 'double_quant'"):
+    with pytest.raises(
+        ConfigError,
+        match=r"unknown key 'quantization.use_double_quant'.*did you mean 'double_quant'",
+    ):
         load_config(path)
 
 
@@ -109,4 +121,3 @@ def test_cli_reports_config_errors_cleanly(tmp_path):
     assert result.exit_code != 0
     assert "unknown key 'quantization.double_quant_typo'" in result.output
     assert "Traceback" not in result.output
-

@@ -57,7 +57,7 @@ def test_collated_labels_carry_only_answer_tokens(tokenizer, domains):
     batch = CompletionCollator(tokenizer.pad_token_id)(examples)
     ids, labels, mask = batch["input_ids"], batch["labels"], batch["attention_mask"]
     assert ids.shape == labels.shape == mask.shape == (2, max(len(ex) for ex in examples))
-    for i, (ex, row) in enumerate(zip(examples, rows)):
+    for i, (ex, row) in enumerate(zip(examples, rows, strict=True)):
         n, p = len(ex), ex.prompt_len
         assert 0 < p < n
         assert ids[i, :n].tolist() == list(ex.input_ids)

@@ -24,8 +24,12 @@ def test_qlora_run_loads_nf4_double_quant_and_trains(tiny_model, tmp_path):  # n
     data = write_rows(tmp_path / "train.jsonl", rows)
     cfg = load_config(
         TINY_YAML,
-        [f"model={tiny_model}", f"data.source={data}", f"out_dir={tmp_path / 'run'}",
-         "training.max_steps=20"],
+        [
+            f"model={tiny_model}",
+            f"data.source={data}",
+            f"out_dir={tmp_path / 'run'}",
+            "training.max_steps=20",
+        ],
     )
     assert use_4bit(cfg)
 

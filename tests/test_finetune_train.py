@@ -20,13 +20,12 @@ peft = pytest.importorskip("peft")
 
 from click.testing import CliRunner
 from llm_fixtures import demo_rows, tiny_model, write_rows  # noqa: F401 (fixture)
-
 from peft.tuners.lora import LoraLayer
 
 from planetarium.finetune.cli import finetune_command
 from planetarium.finetune.config import load_config
 from planetarium.finetune.data import CompletionCollator, rows_hash, tokenize_rows
-from planetarium.finetune.model import add_lora, load_base, use_4bit
+from planetarium.finetune.model import add_lora, load_base, resolve_base, use_4bit
 from planetarium.finetune.train import make_trainer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,7 +34,10 @@ N_ROWS = 40  # the longest 5% is then exactly 2 rows
 
 
 def invoke(*args: str):
-    return CliRunner().invoke(finetune_command, ["--config", str(TINY_YAML), *args])
+    """``planetarium finetune`` on the tiny config, unquantized so it is the same run on any
+    machine (the 4-bit path is test_finetune_gpu's)."""
+    base = ["--config", str(TINY_YAML), "--set", "quantization.load_in_4bit=false"]
+    return CliRunner().invoke(finetune_command, [*base, *args])
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +48,16 @@ def trained(tmp_path_factory, tiny_model):  # noqa: F811 (fixture)
     data = write_rows(tmp / "train.jsonl", rows)
     out = tmp / "run"
     result = invoke(
-        "--out", str(out), "--set", f"model={tiny_model}", "--set", f"data.source={data}",
-        "--set", "training.max_steps=2", "--set", "training.save_steps=1",
+        "--out",
+        str(out),
+        "--set",
+        f"model={tiny_model}",
+        "--set",
+        f"data.source={data}",
+        "--set",
+        "training.max_steps=2",
+        "--set",
+        "training.save_steps=1",
     )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output.strip().splitlines()[-1])
@@ -57,7 +67,7 @@ def trained(tmp_path_factory, tiny_model):  # noqa: F811 (fixture)
 def test_short_run_writes_adapter_and_record(trained, tiny_model):  # noqa: F811
     out, rows, summary = trained["out"], trained["rows"], trained["summary"]
     assert summary["steps"] == 2 and math.isfinite(summary["loss"])
-    assert summary["quantized_4bit"] is False  # no CUDA here: plain LoRA
+    assert summary["quantized_4bit"] is False
     adapter = json.loads((out / "adapter" / "adapter_config.json").read_text())
     assert (adapter["r"], adapter["lora_alpha"], adapter["lora_dropout"]) == (16, 32, 0.05)
     assert adapter["base_model_name_or_path"] == str(tiny_model)
@@ -66,7 +76,11 @@ def test_short_run_writes_adapter_and_record(trained, tiny_model):  # noqa: F811
     record = json.loads((out / "finetune_record.json").read_text())
     assert record["config"]["training"]["max_steps"] == 2
     data = record["data"]
-    assert (data["rows"], data["trained"], len(data["dropped_longest_ids"])) == (N_ROWS, N_ROWS - 2, 2)
+    assert (data["rows"], data["trained"], len(data["dropped_longest_ids"])) == (
+        N_ROWS,
+        N_ROWS - 2,
+        2,
+    )
     assert data["dropped_too_long_ids"] == [] and data["truncated"] == 0
     kept = [row for row in rows if row["id"] not in data["dropped_longest_ids"]]
     assert data["data_hash"] == rows_hash(kept)
@@ -88,8 +102,16 @@ def test_adapter_reloads_and_changes_the_models_outputs(trained, tiny_model):  #
 def test_resume_continues_from_the_last_checkpoint(trained, tiny_model, tmp_path):  # noqa: F811
     out = tmp_path / "run"
     shutil.copytree(trained["out"], out)
-    common = ("--out", str(out), "--set", f"model={tiny_model}",
-              "--set", f"data.source={trained['data']}", "--set", "training.max_steps=3")
+    common = (
+        "--out",
+        str(out),
+        "--set",
+        f"model={tiny_model}",
+        "--set",
+        f"data.source={trained['data']}",
+        "--set",
+        "training.max_steps=3",
+    )
     refused = invoke(*common)
     assert refused.exit_code != 0 and "pass --resume" in refused.output
     resumed = invoke(*common, "--resume")
@@ -104,6 +126,11 @@ def test_cpu_trains_without_4bit_and_says_so(caplog):
         pytest.skip("this checks the CPU fallback")
     assert use_4bit(load_config(TINY_YAML)) is False
     assert "no CUDA GPU: training without 4-bit quantization" in caplog.text
+
+
+def test_tiny_model_is_built_into_the_run_directory(tiny_model, tmp_path):  # noqa: F811
+    shutil.copytree(tiny_model, tmp_path / "tiny-base")  # a same-seed build is reused as is
+    assert resolve_base(load_config(TINY_YAML), tmp_path) == str((tmp_path / "tiny-base").resolve())
 
 
 def test_lora_sits_on_every_linear_layer_but_the_lm_head(tiny_model):  # noqa: F811
@@ -125,13 +152,21 @@ def test_lora_sits_on_every_linear_layer_but_the_lm_head(tiny_model):  # noqa: F
 def test_loss_on_a_fixed_batch_goes_down(tiny_model, tmp_path):  # noqa: F811
     cfg = load_config(
         TINY_YAML,
-        [f"model={tiny_model}", f"out_dir={tmp_path}", "training.learning_rate=2e-2",
-         "training.max_steps=5", "training.gradient_checkpointing=false",
-         "training.logging_steps=1", "training.save_steps=100"],
+        [
+            f"model={tiny_model}",
+            f"out_dir={tmp_path}",
+            "training.learning_rate=2e-2",
+            "training.max_steps=5",
+            "training.gradient_checkpointing=false",
+            "training.logging_steps=1",
+            "training.save_steps=100",
+        ],
     )
     tokenizer, base = load_base(cfg, str(tiny_model), quantize=False)
     # A stub domain keeps the sequences short; the mechanics do not depend on the prompt's size.
-    examples = tokenize_rows(demo_rows(2), tokenizer, {"blocksworld": "(define)", "gripper": "(define)"})
+    examples = tokenize_rows(
+        demo_rows(2), tokenizer, {"blocksworld": "(define)", "gripper": "(define)"}
+    )
     batch = CompletionCollator(tokenizer.pad_token_id)(examples)
     transformers.set_seed(0)  # the LoRA initialisation
     model = add_lora(base, cfg.lora, quantized=False)
@@ -139,7 +174,9 @@ def test_loss_on_a_fixed_batch_goes_down(tiny_model, tmp_path):  # noqa: F811
     def loss() -> float:
         model.eval()
         with torch.no_grad():
-            return model(**batch).loss.item()
+            return model(
+                **{key: value.to(model.device) for key, value in batch.items()}
+            ).loss.item()
 
     before = loss()
     make_trainer(cfg, model, tokenizer, examples, tmp_path).train()
@@ -157,4 +194,6 @@ def test_trainer_runs_the_appendix_f_recipe(tiny_model, tmp_path):  # noqa: F811
     assert optimizer.defaults["eps"] == 1e-8 and optimizer.defaults["weight_decay"] == 0.01
     args = trainer.args
     assert (args.per_device_train_batch_size, args.num_train_epochs) == (1, 1.0)
-    assert args.gradient_checkpointing and args.gradient_checkpointing_kwargs == {"use_reentrant": False}
+    assert args.gradient_checkpointing and args.gradient_checkpointing_kwargs == {
+        "use_reentrant": False
+    }

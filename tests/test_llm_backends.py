@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
-from llm_fixtures import demo_rows, one_thread, tiny_model, write_rows  # noqa: F401 (fixtures)
+from llm_fixtures import (  # noqa: F401 (fixtures)
+    demo_rows,
+    eval_run_argv,
+    one_thread,
+    tiny_model,
+    write_eval_config,
+)
 from planetarium.domains import get_domain
 from planetarium.errors import MissingExtraError
 from planetarium.llm.backends import make_backend
@@ -57,7 +63,8 @@ def test_batched_greedy_matches_one_by_one(tiny_model, one_thread):
     batched = backend.generate(CHATS)
     single = [backend.generate([chat])[0] for chat in CHATS]
     assert [c.text for c in batched] == [c.text for c in single]  # left padding is harmless
-    assert [c.prompt_tokens for c in batched] == [c.prompt_tokens for c in single]
+    assert [c.prompt_ids_hash for c in batched] == [c.prompt_ids_hash for c in single]
+    assert len({c.prompt_ids_hash for c in batched}) == len(CHATS)
     assert all(c.completion_tokens <= 6 and c.finish_reason in ("stop", "length") for c in batched)
 
 
@@ -94,40 +101,16 @@ def test_missing_vllm_names_the_extra():
 def test_vllm_backend_with_lora_on_gpu(tiny_model, lora_adapter, tmp_path):
     """The real vLLM path (bf16, LoRARequest, token-id prompts) on the tiny model."""
     pytest.importorskip("vllm")
-    rows = write_rows(tmp_path / "rows.jsonl", demo_rows(4))
-    config = {
-        "name": "vllm-tiny",
-        "backend": "vllm",
-        "model": str(tiny_model),
-        "adapter": str(lora_adapter),
-        "dataset": str(rows),
-        "splits": [None],
-        "max_new_tokens": 8,
-        "max_model_len": 2048,
-        "gpu_memory_utilization": 0.3,
-    }
-    path = tmp_path / "vllm.yaml"
-    path.write_text(yaml.safe_dump(config))
+    config = write_eval_config(tmp_path, 4, backend="vllm", model=str(tiny_model),
+                               adapter=str(lora_adapter), max_new_tokens=8, max_model_len=2048,
+                               gpu_memory_utilization=0.3)
     run_dir = tmp_path / "run"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "planetarium.cli",
-            "eval",
-            "run",
-            "--config",
-            str(path),
-            "--out",
-            str(run_dir),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**__import__("os").environ, "HF_HUB_OFFLINE": "1", "VLLM_NO_USAGE_STATS": "1"},
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "VLLM_NO_USAGE_STATS": "1"}
+    done = subprocess.run(  # vLLM spawns its engine: run it as a program, not inside pytest
+        [sys.executable, "-m", "planetarium.cli", *eval_run_argv(config, run_dir)],
+        capture_output=True, text=True, timeout=900, env=env,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    records = [
-        json.loads(line) for line in (run_dir / "completions.jsonl").read_text().splitlines()
-    ]
+    lines = (run_dir / "completions.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
     assert len(records) == 4 and all(0 < r["completion_tokens"] <= 8 for r in records)

@@ -14,62 +14,34 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 from click.testing import CliRunner
 
-from llm_fixtures import demo_rows, one_thread, tiny_model, write_rows  # noqa: F401 (fixtures)
+from llm_fixtures import (  # noqa: F401 (fixtures)
+    demo_rows,
+    eval_run_argv,
+    one_thread,
+    tiny_model,
+    write_eval_config,
+)
 from planetarium.cli import main
 from planetarium.llm.store import read_jsonl
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def _config(tmp_path: Path, model: str, n_rows: int, **extra) -> Path:
-    rows = write_rows(tmp_path / "rows.jsonl", demo_rows(n_rows))
-    config = {
-        "name": "tiny-test",
-        "backend": "transformers",
-        "model": model,
-        "dataset": str(rows),
-        "splits": [None],
-        "device": "cpu",
-        **extra,
-    }
-    path = tmp_path / "tiny-test.yaml"
-    path.write_text(yaml.safe_dump(config))
-    return path
-
-
-def _eval_run(config: Path, out: Path, *extra: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "planetarium.cli",
-        "eval",
-        "run",
-        "--config",
-        str(config),
-        "--out",
-        str(out),
-        *extra,
-    ]
+CPU = {"backend": "transformers", "device": "cpu"}
 
 
 def _env() -> dict[str, str]:
     """Offline, and one CPU thread (see ``llm_fixtures.one_thread``)."""
-    return {
-        **os.environ,
-        "HF_HUB_OFFLINE": "1",
-        "TOKENIZERS_PARALLELISM": "false",
-        "OMP_NUM_THREADS": "1",
-    }
+    return {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
+            "OMP_NUM_THREADS": "1"}
 
 
 def test_run_grade_report(tmp_path, tiny_model, one_thread):
-    config = _config(tmp_path, str(tiny_model), 6, max_new_tokens=6, batch_size=4)
+    config = write_eval_config(tmp_path, 6, model=str(tiny_model), max_new_tokens=6,
+                               batch_size=4, **CPU)
     run_dir = tmp_path / "run"
     runner = CliRunner()
-    done = runner.invoke(main, ["eval", "run", "--config", str(config), "--out", str(run_dir)])
+    done = runner.invoke(main, eval_run_argv(config, run_dir))
     assert done.exit_code == 0, done.output
     assert "6 items, 0 already done, 6 generated" in done.output
     records = read_jsonl(run_dir / "completions.jsonl")
@@ -82,11 +54,8 @@ def test_run_grade_report(tmp_path, tiny_model, one_thread):
     reported = runner.invoke(main, ["eval", "report", str(run_dir)])
     assert reported.exit_code == 0, reported.output
     assert "| tiny-test | 6 |" in reported.output
-    assert {p.name for p in (run_dir / "report").iterdir()} == {
-        "report.md",
-        "overall.png",
-        "domains.png",
-    }
+    written = {p.name for p in (run_dir / "report").iterdir()}
+    assert written == {"report.md", "overall.png", "domains.png"}
 
 
 def _wait_for_lines(path: Path, count: int, process: subprocess.Popen, limit_s: float) -> None:
@@ -100,15 +69,13 @@ def _wait_for_lines(path: Path, count: int, process: subprocess.Popen, limit_s: 
 
 def test_sigkill_mid_run_then_resume(tmp_path, one_thread):
     n_rows = 12
-    config = _config(tmp_path, "tiny:", n_rows, max_new_tokens=8, batch_size=1)
+    config = write_eval_config(tmp_path, n_rows, model="tiny:", max_new_tokens=8, batch_size=1,
+                               **CPU)
     run_dir = tmp_path / "run"
     log = run_dir / "completions.jsonl"
     process = subprocess.Popen(
-        _eval_run(config, run_dir),
-        cwd=REPO,
-        env=_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "planetarium.cli", *eval_run_argv(config, run_dir)],
+        cwd=REPO, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
         _wait_for_lines(log, 2, process, limit_s=240)
@@ -124,11 +91,10 @@ def test_sigkill_mid_run_then_resume(tmp_path, one_thread):
     with open(log, "ab") as handle:  # what a write cut short by the kill would leave behind
         handle.write(b'{"id": "gripper-0')
 
-    resumed = CliRunner().invoke(main, _eval_run(config, run_dir)[3:])  # in process: faster
+    resumed = CliRunner().invoke(main, eval_run_argv(config, run_dir))  # in process: faster
     assert resumed.exit_code == 0, resumed.output
     assert f"{n_finished} already done" in resumed.output
-    after = log.read_bytes()
-    assert after.startswith(finished)  # nothing written before the kill was lost or altered
+    assert log.read_bytes().startswith(finished)  # nothing written before the kill changed
     ids = [record["id"] for record in read_jsonl(log)]
     assert len(ids) == len(set(ids)) == n_rows
     assert sorted(ids) == sorted(row["id"] for row in demo_rows(n_rows))
@@ -139,9 +105,7 @@ def test_sigkill_mid_run_then_resume(tmp_path, one_thread):
 def test_shipped_tiny_config_runs(tmp_path, monkeypatch, one_thread):
     monkeypatch.chdir(REPO)  # the config's dataset path is relative to the checkout
     run_dir = tmp_path / "run"
-    done = CliRunner().invoke(
-        main,
-        _eval_run(Path("eval/tiny.yaml"), run_dir, "--limit", "2", "--max-new-tokens", "4")[3:],
-    )
+    argv = eval_run_argv(Path("eval/tiny.yaml"), run_dir, "--limit", "2", "--max-new-tokens", "4")
+    done = CliRunner().invoke(main, argv)
     assert done.exit_code == 0, done.output
     assert len(read_jsonl(run_dir / "completions.jsonl")) == 2

@@ -74,10 +74,36 @@ def test_verdicts_agree_with_mimir(domain):
     from planetarium.planning import generic_solve
 
     definition = get_domain(domain)
-    for problem in _sample(domain, f"mimir-{domain}", 20, unsolvable_too=True):
+    unsolvable = 0
+    for problem in _sample(domain, f"mimir-{domain}", 30, unsolvable_too=True):
         try:
             ours = definition.solve(problem, timeout_s=5.0)
             theirs = generic_solve(definition.definition, problem, timeout_s=5.0)
         except ResourceLimitError:
             continue
         assert (ours is None) == (theirs is None), (sorted(problem.init), sorted(problem.goal))
+        unsolvable += ours is None
+    assert unsolvable >= 3
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_mimir_fallback_agrees_with_bruteforce(domain):
+    """An exhausted Mimir search is trusted as a proof of unsolvability: check that on small
+    problems, malformed initial states included."""
+    pytest.importorskip("pymimir")
+    from planetarium.planning import generic_solve
+    from test_planners import _bruteforce_solvable
+
+    rng = random.Random(f"mimir-bruteforce-{domain}")
+    definition = get_domain(domain).definition
+    for i in range(60):
+        typed, init = random_init(domain, rng, scale=2 + i % 2)
+        if i % 3 == 0:
+            init = random_atoms(domain, typed, rng, rng.randint(1, 8))
+        goal = random_atoms(domain, typed, rng, rng.randint(1, 2))
+        goal |= random_walk_goal(domain, typed, init, rng, 5)
+        problem = _problem(domain, typed, init, goal)
+        truth = _bruteforce_solvable(domain, problem)
+        if truth is None:
+            continue
+        assert (generic_solve(definition, problem, 10.0) is not None) == truth

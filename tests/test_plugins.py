@@ -17,8 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from planetarium.domains import Domain, available_domains, get_domain, register_domain, \
-    unregister_domain
+from planetarium.domains import (
+    Domain,
+    available_domains,
+    get_domain,
+    register_domain,
+    unregister_domain,
+)
 from planetarium.grading import grade
 from planetarium.pddl.domain import Atom
 from planetarium.pddl.problem import Problem

@@ -6,12 +6,12 @@ from functools import partial
 
 import pytest
 from hypothesis import given, settings
+from strategies_bw_gripper import blocksworld_problems, read_small, specify_checker
 
 from planetarium.domains import get_domain
 from planetarium.domains.blocksworld import specify
 from planetarium.domains.blocksworld.specify import fully_specify
 from planetarium.pddl.problem import Problem
-from strategies_bw_gripper import blocksworld_problems, read_small, specify_checker
 
 BW = get_domain("blocksworld")
 check = specify_checker(BW, specify)

@@ -7,15 +7,17 @@ self-loops), plus hand-picked cases for the rules that are easy to get wrong.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planetarium.domains import get_domain
-from planetarium.pddl import read_problem
 from planetarium.pddl.domain import Atom
 from planetarium.pddl.problem import Problem
-from planetarium.testing.conformance import check_fully_specify
+from planetarium.testing.conformance import check_fully_specify, small_problem
+from planetarium.testing.generators_floortile_rover import floortile_problem
 
 FLOORTILE = get_domain("floor-tile")
 
@@ -63,15 +65,10 @@ def floortile_problems(draw) -> Problem:
                    frozenset(goal))
 
 
-@settings(max_examples=300, derandomize=True, deadline=None)
+@settings(max_examples=250, derandomize=True, deadline=None)
 @given(floortile_problems())
 def test_matches_brute_force(problem: Problem) -> None:
     assert check_fully_specify(FLOORTILE, [problem], max_states=5_000) == []
-
-
-def _problem(objects: str, init: str, goal: str) -> Problem:
-    return read_problem(f"(define (problem p) (:domain floor-tile) (:objects {objects})"
-                        f" (:init {init}) (:goal (and {goal})))", FLOORTILE.definition)
 
 
 ROW = "a b c - tile r s - robot black white - color"
@@ -123,7 +120,7 @@ CASES = [
 
 @pytest.mark.parametrize("objects, init, goal, added", CASES)
 def test_hand_picked(objects: str, init: str, goal: str, added: set[str] | None) -> None:
-    problem = _problem(objects, init, goal)
+    problem = small_problem(FLOORTILE, objects, init, goal)
     got = FLOORTILE.fully_specify(problem)
     if added is None:
         assert got is None
@@ -134,16 +131,10 @@ def test_hand_picked(objects: str, init: str, goal: str, added: set[str] | None)
     assert check_fully_specify(FLOORTILE, [problem]) == []
 
 
-def test_large_grid_is_fast() -> None:
-    """A 30-tile grid with three robots is specified well under a millisecond per call."""
-    import random
-    import time
-
-    from planetarium.testing.generators_floortile_rover import floortile_problem
-
+def test_large_grids() -> None:
+    """30-tile grids with up to three robots are specified (timings live in bench/, not here)."""
     rng = random.Random(0)
-    problems = [floortile_problem(rng, 30) for _ in range(50)]
-    start = time.perf_counter()
-    for problem in problems:
-        assert FLOORTILE.fully_specify(problem) is not None
-    assert (time.perf_counter() - start) / len(problems) < 0.005
+    for _ in range(20):
+        problem = floortile_problem(rng, 30)
+        facts = FLOORTILE.fully_specify(problem)
+        assert facts is not None and problem.goal <= facts

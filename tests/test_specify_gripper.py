@@ -6,12 +6,12 @@ from functools import partial
 
 import pytest
 from hypothesis import given, settings
+from strategies_bw_gripper import gripper_problems, read_small, specify_checker
 
 from planetarium.domains import get_domain
 from planetarium.domains.gripper import specify
 from planetarium.domains.gripper.specify import fully_specify
 from planetarium.pddl.problem import Problem
-from strategies_bw_gripper import gripper_problems, read_small, specify_checker
 
 GRIPPER = get_domain("gripper")
 check = specify_checker(GRIPPER, specify)

@@ -7,7 +7,7 @@ templates wrote valid, solvable PDDL.  Rows sharing one PDDL text and one mode a
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def check_rows(rows: Iterable[dict], *, workers: int | None = None, timeout_s: float = 60.0,

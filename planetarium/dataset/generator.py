@@ -17,13 +17,23 @@ import multiprocessing
 import os
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import PlanetariumError
 from .config import DatasetConfig, DatasetConfigError, DomainConfig
 from .splits import assign_splits
-from .tasks import Atom, DoesNotFit, DomainTasks, Instance, Layout, is_placeholder, param_key, same_kind_only
+from .tasks import (
+    Atom,
+    DoesNotFit,
+    DomainTasks,
+    Instance,
+    Layout,
+    is_placeholder,
+    param_key,
+    same_kind_only,
+)
 
 #: (init_is_abstract, goal_is_abstract), in the order rows are emitted.
 CLASSES = ((True, True), (True, False), (False, True), (False, False))
@@ -204,7 +214,6 @@ def build_job(job: Job) -> list[dict]:
                 "is_placeholder": is_placeholder(init, goal, init_abs, goal_abs),
             })
     return rows
-
 
 
 def _run_jobs(jobs: list[Job], workers: int) -> Iterator[list[dict]]:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 from .config import DatasetConfig, DomainConfig
 
@@ -52,7 +53,7 @@ def size_bin(row: dict, bins: tuple[int, ...] = (20, 40, 60, 80)) -> str:
 
 def size_bins(bins: tuple[int, ...] = (20, 40, 60, 80)) -> list[str]:
     edges = (0, *bins)
-    return [f"({lo},{hi}]" for lo, hi in zip(edges, edges[1:])] + [f"({bins[-1]},inf)"]
+    return [f"({lo},{hi}]" for lo, hi in pairwise(edges)] + [f"({bins[-1]},inf)"]
 
 
 def select(rows: list[dict], split: str | None) -> list[dict]:

@@ -57,8 +57,9 @@ arguments (``space: {max_blocks: 25}``); a layout not named in the configuration
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Sequence
+from typing import Any, Literal
 
 Atom = tuple[str, ...]
 #: One JSON-like parameter value (int, list, mapping), as loaded from YAML.

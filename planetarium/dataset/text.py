@@ -7,7 +7,7 @@ task modules under ``planetarium/domains`` may use it.  Getting counts right ("1
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 _ORDINALS = (
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
@@ -46,3 +46,19 @@ def ordinal(n: int) -> str:
         return f"{_TENS[tens * 10]}-{_ORDINALS[unit - 1]}"
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def _numbered(name: str) -> tuple[str, int] | None:
+    stem = name.rstrip("0123456789")
+    return (stem, int(name[len(stem):])) if stem != name else None
+
+
+def name_list(names: Sequence[str]) -> str:
+    """``"ball1, ball3 and ball4"``; more than three consecutively numbered names with one stem
+    as a range, ``"ball3 to ball9"`` (the range says exactly which objects are meant)."""
+    names = list(names)
+    parts = [_numbered(n) for n in names]
+    if (len(names) > 3 and all(parts) and len({p[0] for p in parts}) == 1
+            and [p[1] for p in parts] == list(range(parts[0][1], parts[0][1] + len(names)))):
+        return f"{names[0]} to {names[-1]}"
+    return join_words(names)

@@ -47,8 +47,7 @@ def row_json(row: dict) -> str:
 
 def write_jsonl(rows: list[dict], path: Path) -> None:
     with open(path, "w", encoding="utf-8", newline="\n") as out:
-        for start in range(0, len(rows), 4096):
-            out.write("".join(row_json(row) + "\n" for row in rows[start:start + 4096]))
+        out.writelines(row_json(row) + "\n" for row in rows)
 
 
 def write_parquet(rows: list[dict], path: Path) -> None:

@@ -19,16 +19,31 @@ from .config import load_config
 
 @click.command("finetune")
 @click.option(
-    "--config", "config_path", required=True,
-    type=click.Path(exists=True, dir_okay=False), help="Fine-tuning YAML, e.g. finetune/tiny.yaml.",
+    "--config",
+    "config_path",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Fine-tuning YAML, e.g. finetune/tiny.yaml.",
 )
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Output directory (overrides out_dir).")
 @click.option(
-    "--set", "overrides", multiple=True, metavar="KEY=VALUE",
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    help="Output directory (overrides out_dir).",
+)
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="KEY=VALUE",
     help="Override a config key, e.g. --set training.max_steps=20 (validated like the YAML).",
 )
-@click.option("--resume", is_flag=True, help="Continue from the newest checkpoint in the output directory.")
-def finetune_command(config_path: str, out_dir: str | None, overrides: tuple[str, ...], resume: bool) -> None:
+@click.option(
+    "--resume", is_flag=True, help="Continue from the newest checkpoint in the output directory."
+)
+def finetune_command(
+    config_path: str, out_dir: str | None, overrides: tuple[str, ...], resume: bool
+) -> None:
     """QLoRA fine-tuning on the training split (paper Appendix F); saves a LoRA adapter."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -38,7 +53,7 @@ def finetune_command(config_path: str, out_dir: str | None, overrides: tuple[str
         from .train import ADAPTER_DIR, run
 
         record = run(cfg, resume=resume)
-    except PlanetariumError as err:
+    except (PlanetariumError, OSError) as err:  # OSError: missing data, model not on disk/hub
         raise click.ClickException(str(err)) from err
     summary = {
         "adapter": f"{cfg.out_dir}/{ADAPTER_DIR}",

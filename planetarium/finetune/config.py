@@ -41,7 +41,9 @@ class QuantizationConfig:
 
     def __post_init__(self) -> None:
         _check_choice("quantization.quant_type", self.quant_type, ("nf4", "fp4"))
-        _check_choice("quantization.compute_dtype", self.compute_dtype, ("bfloat16", "float16", "float32"))
+        _check_choice(
+            "quantization.compute_dtype", self.compute_dtype, ("bfloat16", "float16", "float32")
+        )
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,13 @@ class TrainingConfig:
     def __post_init__(self) -> None:
         if not 0.0 <= self.drop_longest_fraction < 1.0:
             raise ConfigError("training.drop_longest_fraction must be in [0, 1)")
-        for name in ("batch_size", "gradient_accumulation_steps", "max_seq_length", "logging_steps", "save_steps"):
+        for name in (
+            "batch_size",
+            "gradient_accumulation_steps",
+            "max_seq_length",
+            "logging_steps",
+            "save_steps",
+        ):
             if getattr(self, name) < 1:
                 raise ConfigError(f"training.{name} must be >= 1")
 
@@ -94,7 +102,7 @@ class DataConfig:
 
 @dataclass(frozen=True)
 class FinetuneConfig:
-    """One fine-tuning run. ``model`` is a hub id / local path, or ``tiny:`` for a local toy model."""
+    """One fine-tuning run; ``model`` is a hub id, a local path, or ``tiny:`` (local toy model)."""
 
     model: str
     data: DataConfig
@@ -145,7 +153,9 @@ def apply_override(data: dict[str, Any], item: str) -> None:
 def build(cls: type, data: Any, where: str = "") -> Any:
     """Instantiate dataclass ``cls`` from ``data``, rejecting unknown keys and wrong types."""
     if not isinstance(data, dict):
-        raise ConfigError(f"{where.rstrip('.') or 'config'}: expected a mapping, got {type(data).__name__}")
+        raise ConfigError(
+            f"{where.rstrip('.') or 'config'}: expected a mapping, got {type(data).__name__}"
+        )
     fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - set(fields))
     if unknown:
@@ -170,7 +180,7 @@ def build(cls: type, data: Any, where: str = "") -> Any:
 
 
 def _coerce(hint: Any, value: Any, where: str) -> Any:
-    """Check ``value`` against a field's type; ints pass as floats, nested dicts build dataclasses."""
+    """Check ``value`` against a field's type; ints pass as floats, dicts build dataclasses."""
     if dataclasses.is_dataclass(hint):
         return build(hint, value, where + ".")
     if hint is float and isinstance(value, str):

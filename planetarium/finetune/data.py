@@ -11,8 +11,8 @@ on padding, so only the answer (the problem PDDL plus the template's end-of-turn
 from __future__ import annotations
 
 import hashlib
-from array import array
 import json
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,14 +43,16 @@ class Example:
 def render(row: dict[str, Any], tokenizer: Any, domain_pddl: str) -> tuple[str, str]:
     """Split the chat-formatted training text into (prompt, answer) strings."""
     messages = build_training_messages(row["natural_language"], domain_pddl, row["problem_pddl"])
-    prompt = tokenizer.apply_chat_template(messages[:-1], tokenize=False, add_generation_prompt=True)
+    prompt = tokenizer.apply_chat_template(
+        messages[:-1], tokenize=False, add_generation_prompt=True
+    )
     full = tokenizer.apply_chat_template(messages, tokenize=False)
     if not full.startswith(prompt):
         raise PlanetariumError(
             "the chat template does not render the answer as a continuation of the generation "
             f"prompt, so prompt tokens cannot be masked (row {row['id']})"
         )
-    return prompt, full[len(prompt):]
+    return prompt, full[len(prompt) :]
 
 
 def tokenize_rows(
@@ -62,11 +64,13 @@ def tokenize_rows(
     answers = tokenizer([a for _, a in pairs], add_special_tokens=False)["input_ids"]
     return [
         Example(id=str(row["id"]), input_ids=array("i", p + a), prompt_len=len(p))
-        for row, p, a in zip(rows, prompts, answers)
+        for row, p, a in zip(rows, prompts, answers, strict=True)
     ]
 
 
-def drop_longest(examples: Sequence[Example], fraction: float) -> tuple[list[Example], list[Example]]:
+def drop_longest(
+    examples: Sequence[Example], fraction: float
+) -> tuple[list[Example], list[Example]]:
     """Drop the ``floor(n * fraction)`` longest examples (Appendix F drops the longest 5%).
 
     Ties are broken by position (the later example counts as longer) so the choice is
@@ -74,7 +78,7 @@ def drop_longest(examples: Sequence[Example], fraction: float) -> tuple[list[Exa
     """
     n_drop = int(len(examples) * Fraction(str(fraction)))  # exact: 0.29 * 100 is 29, not 28.99...
     by_length = sorted(range(len(examples)), key=lambda i: (len(examples[i]), i))
-    dropped = set(by_length[len(examples) - n_drop:])
+    dropped = set(by_length[len(examples) - n_drop :])
     kept = [ex for i, ex in enumerate(examples) if i not in dropped]
     return kept, [examples[i] for i in sorted(dropped)]
 

@@ -41,6 +41,12 @@ def bnb_config(quant: QuantizationConfig) -> Any:
     )
 
 
+def train_dtype(cfg: FinetuneConfig) -> str:
+    """The dtype weights are loaded and trained in: the compute dtype on a GPU, float32 on a CPU."""
+    torch = require("torch", "train")
+    return cfg.quantization.compute_dtype if torch.cuda.is_available() else "float32"
+
+
 def use_4bit(cfg: FinetuneConfig) -> bool:
     """Whether this run loads the base model in 4-bit (asked for, and a CUDA GPU is present)."""
     if not cfg.quantization.load_in_4bit:
@@ -54,17 +60,16 @@ def use_4bit(cfg: FinetuneConfig) -> bool:
 
 
 def load_base(cfg: FinetuneConfig, base: str, quantize: bool) -> tuple[Any, Any]:
-    """Load tokenizer and model; 4-bit models are pinned to this process's GPU (one per DDP rank)."""
+    """Load tokenizer and model; a 4-bit model is pinned to this process's GPU (one per rank)."""
     torch = require("torch", "train")
     transformers = require("transformers", "train")
     accelerate = require("accelerate", "train")
 
     tokenizer = transformers.AutoTokenizer.from_pretrained(base)
-    kwargs: dict[str, Any] = {"attn_implementation": cfg.attn_implementation}
-    if torch.cuda.is_available():
-        kwargs["dtype"] = getattr(torch, cfg.quantization.compute_dtype)
-    else:
-        kwargs["dtype"] = torch.float32
+    kwargs: dict[str, Any] = {
+        "attn_implementation": cfg.attn_implementation,
+        "dtype": getattr(torch, train_dtype(cfg)),
+    }
     if quantize:
         kwargs["quantization_config"] = bnb_config(cfg.quantization)
         kwargs["device_map"] = {"": accelerate.PartialState().process_index}

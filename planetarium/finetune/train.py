@@ -26,8 +26,15 @@ from planetarium.errors import PlanetariumError, require
 from planetarium.llm.prompts import prompt_template_hash
 
 from .config import FinetuneConfig, TrainingConfig
-from .data import CompletionCollator, Example, drop_longest, rows_hash, tokenize_rows, truncate
-from .model import add_lora, load_base, resolve_base, use_4bit
+from .data import (
+    CompletionCollator,
+    Example,
+    drop_longest,
+    rows_hash,
+    tokenize_rows,
+    truncate,
+)
+from .model import add_lora, load_base, resolve_base, train_dtype, use_4bit
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +80,7 @@ def training_arguments(cfg: FinetuneConfig, out_dir: Path) -> Any:
     torch = require("torch", "train")
     transformers = require("transformers", "train")
     t = cfg.training
-    dtype = cfg.quantization.compute_dtype if torch.cuda.is_available() else "float32"
+    dtype = train_dtype(cfg)
     return transformers.TrainingArguments(
         output_dir=str(out_dir / CHECKPOINT_DIR),
         optim=t.optimizer,
@@ -91,17 +98,22 @@ def training_arguments(cfg: FinetuneConfig, out_dir: Path) -> Any:
         save_steps=t.save_steps,
         save_total_limit=t.save_total_limit,
         seed=t.seed,
+        # Deprecated alias of ``activation_checkpointing`` from transformers 5.23 on, but the only
+        # name 5.17 (the GPU node's) knows; non-reentrant needs no input-grad hook under LoRA.
         gradient_checkpointing=t.gradient_checkpointing,
         gradient_checkpointing_kwargs={"use_reentrant": False},
         bf16=dtype == "bfloat16",
         fp16=dtype == "float16",
+        use_cpu=not torch.cuda.is_available(),  # also what lets torchrun run DDP on CPUs
         report_to="none",
         remove_unused_columns=False,  # our examples are not a datasets.Dataset
         ddp_find_unused_parameters=False,
     )
 
 
-def make_trainer(cfg: FinetuneConfig, model: Any, tokenizer: Any, examples: list[Example], out_dir: Path) -> Any:
+def make_trainer(
+    cfg: FinetuneConfig, model: Any, tokenizer: Any, examples: list[Example], out_dir: Path
+) -> Any:
     """A ``transformers.Trainer`` over pre-tokenized examples with answer-only labels."""
     transformers = require("transformers", "train")
     return transformers.Trainer(
@@ -140,8 +152,11 @@ def run(cfg: FinetuneConfig, *, resume: bool = False) -> dict[str, Any]:
     data = prepare(rows, tokenizer, cfg.training)
     log.info(
         "%d rows, %d kept (%d longest dropped, %d too long, %d truncated)",
-        data.n_rows, len(data.examples), len(data.dropped_longest),
-        len(data.dropped_too_long), data.n_truncated,
+        data.n_rows,
+        len(data.examples),
+        len(data.dropped_longest),
+        len(data.dropped_too_long),
+        data.n_truncated,
     )
     model = add_lora(model, cfg.lora, quantized=quantize)
     trainer = make_trainer(cfg, model, tokenizer, data.examples, out_dir)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Iterator
 
-from .config import TINY_PREFIX, EvalConfig
+from .config import TINY_PREFIX, ConfigError, EvalConfig
 from .prompts import build_messages, prompt_hash, prompt_template_hash
 from .store import CompletionLog, RunDirError, write_json, write_jsonl
 
@@ -42,7 +42,14 @@ def select_rows(config: EvalConfig) -> list[dict[str, Any]]:
 
     rows: dict[str, dict[str, Any]] = {}
     for split in config.splits:
-        for row in load_rows(config.dataset, split=split):
+        try:
+            loaded = load_rows(config.dataset, split=split)
+        except OSError as err:
+            raise ConfigError(
+                f"dataset {config.dataset}: {err.strerror or err} "
+                "(write it with 'planetarium data generate --out DIR')"
+            ) from err
+        for row in loaded:
             rows.setdefault(str(row["id"]), row)
     selected = list(rows.values())
     if config.sample_per_domain is not None:
@@ -192,6 +199,7 @@ def _record(
         "output": completion.text,
         "finish_reason": completion.finish_reason,
         "prompt_tokens": completion.prompt_tokens,
+        "prompt_ids_hash": completion.prompt_ids_hash,
         "completion_tokens": completion.completion_tokens,
         "timings": {"latency_s": completion.latency_s, "batch_s": batch_s, "at": time.time()},
     }

@@ -66,16 +66,17 @@ def _instantiate(atom: Atom, binding: dict[str, str]) -> Atom:
 def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict[str, None]]):
     """Every binding of ``action``'s parameters under which all its preconditions are in ``facts``.
 
-    Preconditions are joined one at a time against the facts of their predicate; parameters no
-    precondition mentions range over the objects of their type.
+    Preconditions are joined one at a time against the facts of their predicate, rarest
+    predicate first (so a type-like predicate with thousands of facts only filters); parameters
+    no precondition mentions range over the objects of their type.
     """
     params = [v for v, _ in action.parameters]
-    pres = list(action.precondition)
+    pres = sorted(action.precondition, key=lambda p: len(facts.get(p[0], ())))
 
     def extend(i: int, binding: dict[str, str]):
         if i == len(pres):
             free = [v for v in params if v not in binding]
-            yield from _fill(free, binding)
+            yield from fill(free, binding)
             return
         pattern = pres[i]
         for fact in facts.get(pattern[0], ()):
@@ -84,19 +85,19 @@ def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict
             new = dict(binding)
             for term, value in zip(pattern[1:], fact[1:]):
                 if term.startswith("?"):
-                    if new.setdefault(term, value) != value or value not in pools[term]:
+                    if new.setdefault(term, value) != value or value not in pools.get(term, ()):
                         break
                 elif term != value:
                     break
             else:
                 yield from extend(i + 1, new)
 
-    def _fill(free: list[str], binding: dict[str, str]):
+    def fill(free: list[str], binding: dict[str, str]):
         if not free:
             yield binding
             return
         for value in pools[free[0]]:
-            yield from _fill(free[1:], {**binding, free[0]: value})
+            yield from fill(free[1:], {**binding, free[0]: value})
 
     yield from extend(0, {})
 
@@ -104,9 +105,14 @@ def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict
 GroundInstance = tuple[GroundStep, frozenset, frozenset, frozenset]  # step, pre, add, delete
 
 
-def relaxed_ground(domain: DomainDef, problem: Problem) -> tuple[list[GroundInstance], set[Atom]]:
+def relaxed_ground(domain: DomainDef, problem: Problem,
+                   deadline: float | None = None) -> tuple[list[GroundInstance], set[Atom]]:
     """Every action instance whose preconditions are reachable when deletes are ignored, and
-    the atoms reachable that way (a superset of every atom any reachable state holds)."""
+    the atoms reachable that way (a superset of every atom any reachable state holds).
+
+    Raises :class:`ResourceLimitError` past ``deadline`` (a ``time.monotonic()`` value): with
+    thousands of objects grounding alone can outlast any time limit.
+    """
     types = dict(zip(problem.objects, problem.object_types))
     reached: set[Atom] = set(problem.init)
     by_pred: dict[str, set[Atom]] = {}
@@ -118,27 +124,36 @@ def relaxed_ground(domain: DomainDef, problem: Problem) -> tuple[list[GroundInst
         for name, action in domain.actions.items()
     }
     ground: dict[GroundStep, GroundInstance] = {}
+    tried = 0
     changed = True
     while changed:  # apply every applicable action, ignoring deletes, until nothing is new
         changed = False
         for action in domain.actions.values():
-            for binding in list(_bindings(action, by_pred, pools[action.name])):
+            fresh: set[Atom] = set()  # joined into by_pred after the loop that iterates it
+            for binding in _bindings(action, by_pred, pools[action.name]):
+                tried += 1
+                if (deadline is not None and tried % _CLOCK_EVERY == 0
+                        and time.monotonic() > deadline):
+                    raise ResourceLimitError(
+                        f"generic search ran out of time while grounding ({len(ground)} actions)")
                 step = (action.name,) + tuple(binding[v] for v, _ in action.parameters)
                 if step in ground:
                     continue
                 add = frozenset(_instantiate(a, binding) for a in action.add)
                 ground[step] = (step, frozenset(_instantiate(a, binding) for a in action.precondition),
                                 add, frozenset(_instantiate(a, binding) for a in action.delete))
-                for fact in add - reached:
-                    reached.add(fact)
-                    by_pred.setdefault(fact[0], set()).add(fact)
-                    changed = True
+                fresh |= add - reached
+            for fact in fresh - reached:
+                reached.add(fact)
+                by_pred.setdefault(fact[0], set()).add(fact)
+                changed = True
     return list(ground.values()), reached
 
 
-def ground_task(domain: DomainDef, problem: Problem) -> GroundTask | None:
+def ground_task(domain: DomainDef, problem: Problem,
+                deadline: float | None = None) -> GroundTask | None:
     """Ground ``problem``; ``None`` when a goal atom is not even relaxed-reachable (unsolvable)."""
-    instances, reached = relaxed_ground(domain, problem)
+    instances, reached = relaxed_ground(domain, problem, deadline)
     if not problem.goal <= reached:
         return None
     # backward relevance: facts the goal needs, through the preconditions of their achievers
@@ -193,7 +208,7 @@ def search(task: GroundTask, timeout_s: float | None = None,
         expanded += 1
         if expanded % _CLOCK_EVERY == 0 and deadline is not None and time.monotonic() > deadline:
             raise ResourceLimitError(
-                f"generic search ran out of time after {timeout_s:g} s ({len(parent)} states)")
+                f"generic search ran out of time ({len(parent)} states explored)")
         for pre, add, delete, index in operators:
             if state & pre == pre:
                 succ = (state & ~delete) | add
@@ -220,9 +235,9 @@ def _trace(task: GroundTask, parent: dict[int, tuple[int, int] | None], state: i
 def solve_by_search(domain: DomainDef, problem: Problem, timeout_s: float | None = None,
                     max_states: int | None = None) -> list[GroundStep] | None:
     """Ground and search: a plan, ``None`` if proven unsolvable, or :class:`ResourceLimitError`."""
-    start = time.monotonic()
-    task = ground_task(domain, problem)
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    task = ground_task(domain, problem, deadline)
     if task is None:
         return None
-    remaining = None if timeout_s is None else max(0.0, timeout_s - (time.monotonic() - start))
+    remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
     return search(task, remaining, max_states)

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from ..domains.base import Domain
 from ..errors import ResourceLimitError
 from ..pddl.domain import Atom, DomainDef
-from ..pddl.problem import Problem
+from ..pddl.problem import Problem, read_problem
 from ..pddl.writer import problem_to_pddl
 from ..strips.grounding import candidates_for, ground_actions
 from .bruteforce import reachable_goal_intersection
@@ -53,6 +53,12 @@ class Mismatch:
             what = f"extra {sorted(self.extra)}, missing {sorted(self.missing)}"
         typed = self.problem.object_types and any(t != "object" for t in self.problem.object_types)
         return f"{what}\n{problem_to_pddl(self.problem, typed=bool(typed))}"
+
+
+def small_problem(domain: Domain, objects: str, init: str, goal: str) -> Problem:
+    """A problem from its ``:objects`` text and init and goal facts, for hand-written cases."""
+    return read_problem(f"(define (problem p) (:domain {domain.name}) (:objects {objects})"
+                        f" (:init {init}) (:goal (and {goal})))", domain.definition)
 
 
 def check_fully_specify(domain: Domain, problems: Iterable[Problem], *,

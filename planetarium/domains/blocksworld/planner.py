@@ -1,31 +1,39 @@
-"""Exact, linear-time planner for Blocksworld.
+"""Exact, linear-time planner for Blocksworld, floating blocks included.
 
 An initial state is *well-formed* when the hand is either empty (``arm-empty``, no ``holding``)
-or holds exactly one block, every block mentioned anywhere sits in exactly one place (the table,
-one block, or the hand), no block carries two blocks, the ``on`` relation has no cycle and no
-self-loop, and ``clear`` holds exactly for the unheld blocks with nothing on them.  Blocks that
-no initial atom mentions are *inert*: every action that adds an atom about a block needs an atom
-about it first, so nothing about them can ever become true.
+or holds exactly one block, every block sits in at most one place (the table, one block, or the
+hand), no block carries two blocks, ``on`` has no cycle and no self-loop, and ``clear`` holds
+exactly for the unheld blocks with nothing on them — except on *floating* blocks, those in no
+place at all (an object no atom mentions is one).  No action can ever move a floating block
+(``pickup`` needs ``on-table``, ``unstack`` needs ``on``, ``stack``/``putdown`` need
+``holding``): a clear one is a fixed pedestal that takes one tower, an unclear one with nothing
+on it is *blocked* for ever.  Models write such states (a block with only ``(clear b)``), so they
+are decided exactly rather than searched: with thousands of objects no search would finish.
 
-From a well-formed state every well-formed arrangement of the same blocks is reachable (put
-everything on the table, then build), and the actions keep well-formedness, so the problem is
-solvable iff the goal is *consistent*: no atom about an inert block, at most one place per block
-and one block per place, no self-loop or cycle, nothing on or clear about a held block, at most one
-held block and not together with ``arm-empty``, no ``clear`` under a block.  The plan keeps
-well-placed towers (every block down to the table already where the goal wants it), moves the
+From a well-formed state every well-formed arrangement with the same floating blocks is
+reachable (put every movable block on the table, then build), and the actions keep
+well-formedness, so the problem is solvable iff the goal is *consistent*: floating blocks stay
+where they are, nothing on or ``clear`` about a blocked block, at most one place per block and one
+block per place, no self-loop or cycle, nothing on or clear about a held block, at most one held
+block and not together with ``arm-empty``, no ``clear`` under a block.  The plan keeps
+well-placed towers (every block down to its base already where the goal wants it), moves the
 rest to the table and builds the goal towers bottom-up: at most four actions per block.
 
 Anything else (two blocks on one block, ``holding`` with ``arm-empty``, a block on itself, ...)
-goes to the generic complete search, which answers or raises ResourceLimitError.
+is first taken apart by actions (see :func:`_repair`); if that does not lead to a plan, the
+generic complete search answers or raises ResourceLimitError.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
 
 #: Places that are not blocks; parentheses cannot occur in a PDDL name, so no object clashes.
-TABLE, HAND = "(table)", "(hand)"
+TABLE, HAND, NOWHERE = "(table)", "(hand)", "(nowhere)"
+_BASES = (TABLE, NOWHERE)  # what a tower can stand on without being on a block
 
 
 def _places(atoms) -> dict[str, list[str]]:
@@ -42,29 +50,33 @@ def _places(atoms) -> dict[str, list[str]]:
 
 
 def _read_state(problem: Problem) -> tuple[dict[str, str], set[str]] | None:
-    """The place of every mentioned block, and the inert blocks; None if malformed."""
+    """The place of every block and the blocked floating blocks; None if malformed."""
     init = problem.init
-    mentioned = {x for atom in init for x in atom[1:]}
     places = _places(init)
     held = [b for b, ps in places.items() if HAND in ps]
     if (("arm-empty",) in init) == bool(held) or len(held) > 1:
         return None
     where: dict[str, str] = {}
-    for block in mentioned:
-        ps = places.get(block, [])
+    for block in problem.objects:
+        ps = places.get(block, [NOWHERE])
         if len(ps) != 1 or ps[0] == block:
             return None
         where[block] = ps[0]
-    below = {b: p for b, p in where.items() if p not in (TABLE, HAND)}
+    below = {b: p for b, p in where.items() if p not in (TABLE, HAND, NOWHERE)}
     on_top = {under: b for b, under in below.items()}
     if len(on_top) != len(below) or _has_cycle(below):
         return None  # two blocks on one block, or a tower standing on itself
+    blocked = set()
     for block, place in where.items():
+        clear = ("clear", block) in init
         if block in on_top and place == HAND:
             return None
-        if (("clear", block) in init) != (place != HAND and block not in on_top):
+        if place == NOWHERE and block not in on_top:
+            if not clear:
+                blocked.add(block)
+        elif clear != (place != HAND and block not in on_top):
             return None
-    return where, {o for o in problem.objects if o not in mentioned}
+    return where, blocked
 
 
 def _has_cycle(below: dict[str, str]) -> bool:
@@ -79,13 +91,17 @@ def _has_cycle(below: dict[str, str]) -> bool:
     return False
 
 
-def _target(goal, blocks: set[str], inert: set[str]) -> dict[str, str] | None:
-    """A goal arrangement (block -> TABLE, HAND or the block under it), or None if inconsistent."""
-    if any(x in inert for atom in goal for x in atom[1:]):
-        return None
+def _target(goal, where: dict[str, str], blocked: set[str]) -> dict[str, str] | None:
+    """A goal arrangement (block -> TABLE, HAND, NOWHERE or the block under it), or None if
+    no reachable state satisfies the goal."""
     places = _places(goal)
     target: dict[str, str] = {}
-    for block in blocks:
+    for block, now in where.items():
+        if now == NOWHERE:
+            if block in places:
+                return None  # a floating block never moves
+            target[block] = NOWHERE
+            continue
         ps = set(places.get(block, [TABLE]))
         if len(ps) != 1 or block in ps:
             return None
@@ -95,14 +111,15 @@ def _target(goal, blocks: set[str], inert: set[str]) -> dict[str, str] | None:
         return None
     on_top: dict[str, str] = {}
     for block, under in target.items():
-        if under in (TABLE, HAND):
+        if under in (TABLE, HAND, NOWHERE):
             continue
-        if under in on_top or target[under] == HAND or ("clear", under) in goal:
+        if (under in on_top or under in blocked or target[under] == HAND
+                or ("clear", under) in goal):
             return None
         on_top[under] = block
-    if any(("clear", b) in goal for b in held):
+    if any(("clear", b) in goal for b in held + sorted(blocked)):
         return None
-    if _has_cycle({b: u for b, u in target.items() if u not in (TABLE, HAND)}):
+    if _has_cycle({b: u for b, u in target.items() if u not in (TABLE, HAND, NOWHERE)}):
         return None
     return target
 
@@ -111,14 +128,51 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
     """A plan, ``None`` if none exists; malformed states go to the bounded generic search."""
     state = _read_state(problem)
     if state is None:
+        prefix, repaired = _repair(domain, problem)
+        state = _read_state(repaired)
+        target = state and _target(problem.goal, *state)
+        if target:
+            return prefix + _plan(state[0], target)
         from ...planning import generic_solve
 
         return generic_solve(domain.definition, problem, timeout_s)
-    where, inert = state
-    target = _target(problem.goal, set(where), inert)
+    target = _target(problem.goal, *state)
     if target is None:
         return None
-    return _plan(where, target)
+    return _plan(state[0], target)
+
+
+def _repair(domain: Domain, problem: Problem) -> tuple[Plan, Problem]:
+    """Put down what is held and take every tower apart, as far as the actions allow.
+
+    Model-written initial states are often malformed only in ways these moves undo (a held
+    block with ``arm-empty``, ``clear`` on a covered block): if the state reached is well-formed
+    and the goal consistent, the moves plus the exact plan are a plan.  Otherwise nothing is
+    concluded — a malformed state may reach goals no well-formed state satisfies — and the
+    generic search decides.
+    """
+    from ...strips.grounding import ground_action
+
+    actions = domain.definition.actions
+    state = set(problem.init)
+    prefix: Plan = []
+
+    def apply(*step: str) -> None:
+        ground = ground_action(actions[step[0]], step[1:])
+        state.difference_update(ground.delete)
+        state.update(ground.add)
+        prefix.append(step)
+
+    while True:
+        held = sorted(a[1] for a in state if a[0] == "holding")
+        tops = sorted(a[1:] for a in state if a[0] == "on" and ("clear", a[1]) in state)
+        if held:
+            apply("putdown", held[0])
+        elif tops and ("arm-empty",) in state:
+            apply("unstack", *tops[0])
+            apply("putdown", tops[0][0])
+        else:
+            return prefix, replace(problem, init=frozenset(state))
 
 
 def _plan(where: dict[str, str], target: dict[str, str]) -> Plan:
@@ -134,19 +188,19 @@ def _plan(where: dict[str, str], target: dict[str, str]) -> Plan:
     def well_placed(block: str) -> bool:
         if block not in placed:
             here, want = where[block], build[block]
-            placed[block] = here == want and (want == TABLE or well_placed(want))
+            placed[block] = here == want and (want in _BASES or well_placed(want))
         return placed[block]
 
-    on_top = {under: b for b, under in where.items() if under != TABLE}
-    tops = [b for b in where if b not in on_top]
-    for block in tops:  # misplaced blocks form the top of each tower: take them off
-        while block is not None and where[block] != TABLE and not well_placed(block):
+    on_top = {under: b for b, under in where.items() if under not in _BASES}
+    for block in [b for b in where if b not in on_top]:
+        # misplaced blocks form the top of each tower: take them off, top first
+        while where[block] not in _BASES and not well_placed(block):
             under = where[block]
             plan += [("unstack", block, under), ("putdown", block)]
             where[block] = TABLE
             block = under
     for block in sorted(build, key=lambda b: _height(b, build)):
-        if build[block] != TABLE and not well_placed(block):
+        if build[block] not in _BASES and not well_placed(block):
             plan += [("pickup", block), ("stack", block, build[block])]
             where[block] = build[block]
             placed[block] = True
@@ -156,8 +210,7 @@ def _plan(where: dict[str, str], target: dict[str, str]) -> Plan:
 
 def _height(block: str, below: dict[str, str]) -> int:
     height = 0
-    while below[block] != TABLE:
+    while below[block] not in _BASES:
         block = below[block]
         height += 1
     return height
-

@@ -6,8 +6,11 @@ published generator's vocabulary, shared by both sides of a combination: ``stack
 need a block count (on_table, stack, holding_one, staircase, and equal_towers for an unequal
 list) use the sum.
 
-Blocks are numbered tower by tower, bottom to top.  Every state keeps the arm-empty / clear /
-on-table facts explicit, so an explicit text lists the complete state, one sentence per atom.
+Blocks are numbered tower by tower, as the published generator did: from the top for tower,
+staircase and invert, from the bottom for stack and equal_towers (so ``stack [n]`` and
+``tower [n]`` are different problems, as they were in the published dataset).  Every state
+keeps the arm-empty / clear / on-table facts explicit, so an explicit text lists the complete
+state, one sentence per atom.
 
 Why the abstract texts say what they say: a row with an abstract part is graded in placeholder
 mode (init and goal each up to renaming), so an abstract text must pin the state's *shape* —
@@ -18,11 +21,20 @@ tower reversed"), which fixes the joint problem up to isomorphism.
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
-from typing import Sequence
+from collections.abc import Sequence
+from functools import cache, cached_property
+from itertools import pairwise
 
-from ...dataset.tasks import Atom, DoesNotFit, DomainTasks, ExplicitTemplates, Instance, Layout, Param
-from ...dataset.text import join_words, plural
+from ...dataset.tasks import (
+    Atom,
+    DoesNotFit,
+    DomainTasks,
+    ExplicitTemplates,
+    Instance,
+    Layout,
+    Param,
+)
+from ...dataset.text import join_words, name_list, plural
 
 #: Tower heights from which equal_towers picks, tallest first, for a borrowed unequal list.
 _EQUAL_HEIGHTS = (5, 4, 3, 2, 1)
@@ -48,7 +60,7 @@ def _towers(columns: Sequence[Sequence[str]], arm_empty: bool = True) -> list[At
     atoms: list[Atom] = [("arm-empty",)] if arm_empty else []
     for column in columns:
         atoms.append(("on-table", column[0]))
-        atoms.extend(("on", upper, lower) for lower, upper in zip(column, column[1:]))
+        atoms.extend(("on", upper, lower) for lower, upper in pairwise(column))
         atoms.append(("clear", column[-1]))
     return atoms
 
@@ -101,9 +113,7 @@ def _shape(heights: Sequence[int]) -> str:
 
 
 def _intro(n: int) -> str:
-    if n == 1:
-        return "You have 1 block, b1"
-    return f"You have {n} blocks, b1 through b{n}"
+    return f"You have {plural(n, 'block')}, {name_list(_blocks(n))}"
 
 
 class _State:
@@ -153,14 +163,15 @@ def _on_table(heights: tuple[int, ...]) -> _State:
 def _holding_one(heights: tuple[int, ...]) -> _State:
     n = sum(heights)
     rest = [[b] for b in _blocks(n - 1, 2)]
-    rest_text = ("no other block" if n == 1 else
-                 "the other block is directly on the table" if n == 2 else
-                 "every other block is directly on the table")
-    return _State(
-        [("holding", "b1")] + _towers(rest, arm_empty=False),
-        f"{_intro(n)}. You are holding one block, and {rest_text}.",
-        f"Your goal is to be holding one block, with {rest_text}.",
-    )
+    if n == 1:
+        init_text = f"{_intro(n)}, and you are holding it."
+        goal_text = "Your goal is to be holding the block."
+    else:
+        others = "the other block" if n == 2 else "every other block"
+        init_text = (f"{_intro(n)}. You are holding one block, and {others} is directly on"
+                     " the table.")
+        goal_text = f"Your goal is to be holding one block, with {others} directly on the table."
+    return _State([("holding", "b1")] + _towers(rest, arm_empty=False), init_text, goal_text)
 
 
 def _stack(heights: tuple[int, ...]) -> _State:
@@ -233,12 +244,12 @@ def _invert(heights: tuple[int, ...]) -> tuple[_State, _State]:
 _TIED = {"swap": _swap, "invert": _invert}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _side(name: str, heights: tuple[int, ...]) -> _State:
     return _SIDES[name](heights)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tied(name: str, heights: tuple[int, ...]) -> tuple[_State, _State]:
     return _TIED[name](heights)
 

@@ -1,4 +1,5 @@
-"""fully_specify for the simplified floor-tile domain: exact, linear in the problem size.
+"""fully_specify for the simplified floor-tile domain: exact, and linear in the facts plus
+goal tiles times robots.
 
 Why the rules below are exact.  A state is the static grid plus, per robot, the set of tiles
 it stands on and the set of colours it holds, plus the painted facts.  No action reads

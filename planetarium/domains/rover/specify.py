@@ -34,7 +34,11 @@ from ...errors import ResourceLimitError
 from ...pddl.domain import Atom
 from ...pddl.problem import Problem
 from ...testing.bruteforce import reachable_goal_intersection
-from ..base import DEFAULT_MAX_STATES, Domain
+from ..base import Domain
+
+#: States the brute force may enumerate for a rover on several waypoints at once (each state
+#: tries every ground action, so this is seconds, not minutes).
+BRUTE_FORCE_MAX_STATES = 20_000
 
 #: Component visits (one per kept work set and outgoing edge) before the forward pass gives up.
 MAX_VISITS = 200_000
@@ -187,7 +191,7 @@ def fully_specify(domain: Domain, problem: Problem) -> frozenset[Atom] | None:
     init, goal = problem.init, problem.goal
     starts = [a[1] for a in init if a[0] == "at_rover"]
     if len(starts) > 1:
-        return reachable_goal_intersection(domain.definition, problem, DEFAULT_MAX_STATES)
+        return reachable_goal_intersection(domain.definition, problem, BRUTE_FORCE_MAX_STATES)
     if not starts:  # every action needs the rover somewhere: the initial state is all there is
         return init if goal <= init else None
     fixed = domain.definition.static_predicates | {"available", "channel_free"}

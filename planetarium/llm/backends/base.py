@@ -8,6 +8,7 @@ token ids (one BOS, generation prompt added) and their outputs are comparable.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 from collections.abc import Sequence
@@ -23,11 +24,16 @@ class BackendError(PlanetariumError, RuntimeError):
 
 @dataclass(frozen=True)
 class Completion:
-    """One model answer; ``error`` is set for a request the server refused for good."""
+    """One model answer; ``error`` is set for a request the server refused for good.
+
+    ``prompt_ids_hash`` fingerprints the token ids the model actually saw (local backends), so a
+    changed chat template or tokenizer shows up even when the messages are the same.
+    """
 
     text: str
     finish_reason: str | None = None
     prompt_tokens: int | None = None
+    prompt_ids_hash: str | None = None
     completion_tokens: int | None = None
     latency_s: float | None = None
     error: str | None = None
@@ -49,3 +55,8 @@ def render_prompt_ids(tokenizer: Any, messages: Messages) -> list[int]:
     """
     text = tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
     return list(tokenizer(text, add_special_tokens=False)["input_ids"])
+
+
+def ids_hash(ids: Sequence[int]) -> str:
+    """Short SHA-256 of a token-id sequence."""
+    return hashlib.sha256(",".join(map(str, ids)).encode("ascii")).hexdigest()[:16]

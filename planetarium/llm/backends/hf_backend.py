@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ...errors import require
 from ..config import EvalConfig
-from .base import Completion, Messages, render_prompt_ids
+from .base import Completion, Messages, ids_hash, render_prompt_ids
 
 _DTYPES = {"float32": "float32", "bfloat16": "bfloat16", "float16": "float16"}
 
@@ -88,6 +88,7 @@ class TransformersBackend:
                     text=self.tokenizer.decode(row[:n_tokens], skip_special_tokens=True),
                     finish_reason=reason,
                     prompt_tokens=len(prompt),
+                    prompt_ids_hash=ids_hash(prompt),
                     completion_tokens=n_tokens,
                     latency_s=per_item,
                 )

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ...errors import require
 from ..config import ConfigError, EvalConfig
-from .base import Completion, Messages, render_prompt_ids
+from .base import Completion, Messages, ids_hash, render_prompt_ids
 
 # vllm.config.lora.MaxLoRARanks (v0.26.0)
 VLLM_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
@@ -73,6 +73,7 @@ class VLLMBackend:
                 text=out.outputs[0].text,
                 finish_reason=out.outputs[0].finish_reason,
                 prompt_tokens=len(out.prompt_token_ids),
+                prompt_ids_hash=ids_hash(out.prompt_token_ids),
                 completion_tokens=len(out.outputs[0].token_ids),
                 latency_s=per_item,
             )
