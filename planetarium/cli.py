@@ -156,7 +156,8 @@ def _load_problem(problem_path: str, domain_arg: str | None, relax_typing: bool 
     """Read a problem file; the domain is a registered name, a domain file, or its (:domain)."""
     from .domains import Domain, get_domain
     from .errors import PlanetariumError
-    from .pddl import declared_domain_name, read_problem
+    from .grading import load_ground_truth
+    from .pddl import read_problem
 
     text = _read_text(problem_path)
     try:
@@ -165,8 +166,10 @@ def _load_problem(problem_path: str, domain_arg: str | None, relax_typing: bool 
 
             definition = parse_domain(_read_text(domain_arg))
             domain = Domain(definition.name, _read_text(domain_arg))
+        elif domain_arg:
+            domain = get_domain(domain_arg)
         else:
-            domain = get_domain(domain_arg or declared_domain_name(text))
+            return load_ground_truth(text, relax_typing=relax_typing)
         return domain, read_problem(text, domain.definition, relax_typing=relax_typing)
     except PlanetariumError as err:
         raise click.ClickException(f"{problem_path}: {err}") from err

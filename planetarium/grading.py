@@ -30,7 +30,7 @@ from .errors import (
     UnsupportedFeatureError,
 )
 from .limits import time_limit
-from .pddl.problem import Problem, declared_domain_name, read_problem
+from .pddl.problem import Problem, read_problem
 
 OK, UNSUPPORTED, TIMEOUT, ERROR = "ok", "unsupported", "timeout", "error"
 
@@ -60,8 +60,14 @@ class GradeResult:
 
 def load_ground_truth(gt: str, *, relax_typing: bool = False) -> tuple[Domain, Problem]:
     """Parse a ground-truth problem, taking its domain from its ``(:domain ...)``."""
-    domain = get_domain(declared_domain_name(gt))
-    return domain, read_problem(gt, domain.definition, relax_typing=relax_typing)
+    found: list[Domain] = []
+
+    def lookup(name: str):
+        found.append(get_domain(name))
+        return found[0].definition
+
+    problem = read_problem(gt, lookup, relax_typing=relax_typing)
+    return found[0], problem
 
 
 def _solvable(domain: Domain, problem: Problem, deadline: float) -> tuple[bool | None, str]:

@@ -26,7 +26,8 @@ from .pddl.domain import DomainDef
 from .pddl.problem import Problem
 from .pddl.writer import problem_to_pddl
 from .strips.plan_io import GroundStep, parse_plan
-from .strips.search import fits_type, solve_by_search
+from .strips.grounding import fits_type
+from .strips.search import solve_by_search
 from .strips.validate import validate_plan
 
 if TYPE_CHECKING:

@@ -134,13 +134,6 @@ def parse_config(data: Any, where: str = "config") -> DatasetConfig:
 
 
 def load_config(path: str | Path) -> DatasetConfig:
-    import yaml
+    from ..yamlconfig import read_yaml_mapping
 
-    path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise DatasetConfigError(f"cannot read {path}: {err.strerror}") from err
-    except yaml.YAMLError as err:
-        raise DatasetConfigError(f"{path}: not valid YAML: {err}") from err
-    return parse_config(data, where=str(path))
+    return parse_config(read_yaml_mapping(path, DatasetConfigError), where=str(path))

@@ -20,6 +20,7 @@ import yaml
 
 from planetarium.errors import PlanetariumError
 from planetarium.llm.config import TINY_PREFIX
+from planetarium.yamlconfig import read_yaml_mapping
 
 
 class ConfigError(PlanetariumError, ValueError):
@@ -122,12 +123,7 @@ class FinetuneConfig:
 
 def load_config(path: str | Path, overrides: typing.Iterable[str] = ()) -> FinetuneConfig:
     """Read a YAML config, apply ``dotted.key=value`` overrides, and validate it strictly."""
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
-        raise ConfigError(f"{path}: cannot read config: {err}") from err
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping at the top level")
+    data = read_yaml_mapping(path, ConfigError)
     for item in overrides:
         apply_override(data, item)
     try:

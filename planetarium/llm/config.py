@@ -18,6 +18,7 @@ from typing import Any, get_type_hints
 import yaml
 
 from ..errors import PlanetariumError
+from ..yamlconfig import read_yaml_mapping
 
 BACKENDS = ("vllm", "transformers", "openai")
 TINY_PREFIX = "tiny:"
@@ -108,12 +109,7 @@ def make_config(data: dict[str, Any], overrides: dict[str, Any] | None = None) -
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> EvalConfig:
     """Read a YAML config with ``yaml.safe_load`` (never ``yaml.load``) and apply overrides."""
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
-        raise ConfigError(f"{path}: cannot read config: {err}") from err
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping at the top level")
+    data = read_yaml_mapping(path, ConfigError)
     return make_config(data, overrides)
 
 

@@ -9,6 +9,7 @@ equivalent.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from ..errors import PDDLSyntaxError, PDDLValidationError, UnsupportedFeatureError
 from .domain import Atom, DomainDef, parse_typed_list
@@ -163,7 +164,7 @@ class _ProblemReader:
                     f"{_fmt(expr)} in {where}: '{arg}' is a '{arg_type}', '{head}' needs a '{param_type}'",
                     expr.line,
                 )
-        return tuple(str(x) for x in expr)
+        return tuple(expr)
 
     def _read_init(self, section: SList) -> list[Atom]:
         atoms = []
@@ -199,29 +200,25 @@ class _ProblemReader:
         return atoms
 
 
-def parse_problem(text: str, domain: DomainDef, *, relax_typing: bool = False,
-                  first_line: int = 1) -> Problem:
-    """Parse one problem definition (no surrounding prose) and check it against ``domain``."""
-    forms = read_sexprs(text, first_line)
+def read_problem(raw: str, domain: DomainDef | Callable[[str], DomainDef], *,
+                 relax_typing: bool = False) -> Problem:
+    """Extract the first complete problem from raw model output and parse it.
+
+    ``domain`` is the domain to check against, or a function that looks one up by the name in
+    the problem's ``(:domain NAME)`` (so a ground truth is read once, domain included).
+    """
+    text, line = extract_problem(raw)
+    forms = read_sexprs(text, line)
     if not forms or not isinstance(forms[0], SList) or forms[0][:1] != ["define"]:
-        raise PDDLSyntaxError("expected '(define (problem NAME) ...)'", first_line)
+        raise PDDLSyntaxError("expected '(define (problem NAME) ...)'", line)
+    if callable(domain):
+        domain = domain(_declared_domain(forms[0], line))
     return _ProblemReader(domain, relax_typing).read(forms[0])
 
 
-def read_problem(raw: str, domain: DomainDef, *, relax_typing: bool = False) -> Problem:
-    """Extract the first complete problem from raw model output and parse it."""
-    text, line = extract_problem(raw)
-    return parse_problem(text, domain, relax_typing=relax_typing, first_line=line)
-
-
-def declared_domain_name(raw: str) -> str:
-    """The name in the first complete problem's ``(:domain NAME)``, without checking anything else."""
-    text, line = extract_problem(raw)
-    forms = read_sexprs(text, line)
-    define = forms[0] if forms else None
-    if isinstance(define, SList):
-        for section in define[2:]:
-            if (isinstance(section, SList) and len(section) == 2 and section[0] == ":domain"
-                    and isinstance(section[1], str)):
-                return str(section[1])
+def _declared_domain(define: SList, line: int) -> str:
+    for section in define[2:]:
+        if (isinstance(section, SList) and len(section) == 2 and section[0] == ":domain"
+                and isinstance(section[1], str)):
+            return section[1]
     raise PDDLSyntaxError("the problem has no '(:domain NAME)' section", line)

@@ -53,10 +53,19 @@ def ground_action(action: Action, args: tuple[str, ...]) -> GroundAction:
     )
 
 
+def fits_type(domain: DomainDef, object_type: str, param_type: str) -> bool:
+    """Whether an object of ``object_type`` may fill a parameter of ``param_type``.
+
+    An object typed ``object`` in a typed domain comes from a problem read with relaxed typing
+    (types ignored), so it may fill any parameter; the preconditions still constrain it.
+    """
+    return not domain.typed or object_type == "object" or domain.is_subtype(object_type, param_type)
+
+
 def candidates_for(domain: DomainDef, problem: Problem, type_name: str) -> list[str]:
     """Objects of ``problem`` that may fill a parameter of type ``type_name``."""
     return [o for o, t in zip(problem.objects, problem.object_types)
-            if not domain.typed or domain.is_subtype(t, type_name)]
+            if fits_type(domain, t, type_name)]
 
 
 def ground_actions(domain: DomainDef, problem: Problem) -> Iterator[GroundAction]:

@@ -31,19 +31,11 @@ from itertools import count
 from ..errors import ResourceLimitError
 from ..pddl.domain import Action, Atom, DomainDef
 from ..pddl.problem import Problem
+from .grounding import fits_type
 from .plan_io import GroundStep
 
 #: Checking the clock on every expansion costs more than the expansion; this many go in between.
 _CLOCK_EVERY = 512
-
-
-def fits_type(domain: DomainDef, object_type: str, param_type: str) -> bool:
-    """Whether an object of ``object_type`` may fill a parameter of ``param_type``.
-
-    An object typed ``object`` in a typed domain comes from a problem read with relaxed typing
-    (types ignored), so it may fill any parameter; the preconditions still constrain it.
-    """
-    return not domain.typed or object_type == "object" or domain.is_subtype(object_type, param_type)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from ..pddl.writer import atom_to_pddl
 from .plan_io import parse_plan
-from .search import fits_type
+from .grounding import fits_type
 
 FailureKind = Literal["syntax", "malformed", "unknown-action", "arity", "unknown-object", "type",
                       "precondition", "goal"]
