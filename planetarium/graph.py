@@ -87,8 +87,8 @@ class SearchBudget:
         return SearchBudget(cap, self.deadline)
 
 
-#: Steps granted to the plain VF2 attempt before symmetry-breaking colour refinement kicks in.
-QUICK_STEPS = 20_000
+#: Steps granted to each VF2 attempt on labels that are not yet stable under refinement.
+QUICK_STEPS = 3_000
 
 
 def _vf2(first: rx.PyDiGraph, second: rx.PyDiGraph, budget: SearchBudget) -> bool:
@@ -151,30 +151,34 @@ EARLY_ROUNDS = 3
 def isomorphic(first: rx.PyDiGraph, second: rx.PyDiGraph, budget: SearchBudget) -> bool:
     """Label- and position-preserving isomorphism, or :class:`ResourceLimitError`.
 
-    A couple of refinement rounds expose most differences cheaply; VF2 on the refined labels
-    then decides most pairs within a few thousand steps.  When it does not, refinement runs to
-    stability, which either proves the graphs different or gives VF2 labels fine enough to avoid
-    exploring permutations of look-alike nodes.
+    Plain VF2 decides rigid graphs (towers of blocks) within a few hundred steps, so it gets a
+    small step budget first.  Graphs full of look-alike nodes (balls in one room) make it
+    explore permutations instead; then a couple of refinement rounds, and if needed refinement
+    to stability, either prove the graphs different or give VF2 labels fine enough to stop it
+    trying every permutation of interchangeable nodes.
     """
     if first.num_nodes() != second.num_nodes() or first.num_edges() != second.num_edges():
         return False
     if Counter(first.nodes()) != Counter(second.nodes()):
         return False
-    refined = refined_colours(first, second, budget, EARLY_ROUNDS)
-    if refined is None:
-        return False
-    colours_1, colours_2, stable = refined
-    g1, g2 = _recoloured(first, colours_1), _recoloured(second, colours_2)
-    if not stable:
-        quick = budget.sub_budget(QUICK_STEPS)
+    for rounds in (0, EARLY_ROUNDS, None):
+        if rounds == 0:
+            g1, g2, stable = first, second, False
+        else:
+            refined = refined_colours(first, second, budget, rounds)
+            if refined is None:
+                return False
+            g1, g2 = _recoloured(first, refined[0]), _recoloured(second, refined[1])
+            stable = refined[2]
+        if stable or rounds is None:
+            return _vf2(g1, g2, budget)
+        # Rigid graphs match in about one step per node and edge: beyond a few times that, the
+        # raw labels are leading VF2 through permutations of look-alikes, so refine instead.
+        quick = budget.sub_budget(QUICK_STEPS if rounds else 4 * (first.num_nodes() + first.num_edges()))
         try:
             return _vf2(g1, g2, quick)
         except StepLimitReached:
             pass
         finally:
             budget.calls += quick.calls
-        refined = refined_colours(first, second, budget)
-        if refined is None:
-            return False
-        g1, g2 = _recoloured(first, refined[0]), _recoloured(second, refined[1])
-    return _vf2(g1, g2, budget)
+    raise AssertionError("unreachable: the last round always decides")
