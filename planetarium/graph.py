@@ -105,19 +105,16 @@ def _adjacency(graph: rx.PyDiGraph, offset: int) -> list[list[tuple[int, int]]]:
     return adj
 
 
-def refined_colours(first: rx.PyDiGraph, second: rx.PyDiGraph, budget: SearchBudget,
-                    max_rounds: int | None = None) -> tuple[list[int], list[int], bool] | None:
-    """Colour refinement (1-dimensional Weisfeiler-Leman) run on both graphs together.
+def refine(colours: list[int], adj: list[list[tuple[int, int]]], n1: int, budget: SearchBudget,
+           max_rounds: int | None = None) -> tuple[list[int], bool] | None:
+    """Colour refinement (1-dimensional Weisfeiler-Leman) on two graphs held side by side.
 
-    Returns each graph's node colours after at most ``max_rounds`` rounds (``None``: until
-    stable) and whether they are stable, or ``None`` as soon as the two colour histograms
-    differ — which proves the graphs are not isomorphic.  Colours are isomorphism invariant, so
-    using them as labels keeps VF2 exact while stopping it from trying every permutation of
-    interchangeable nodes (balls in one room, single-block towers, ...).
+    ``colours`` and ``adj`` cover both graphs, the first ``n1`` nodes being the first graph's.
+    Returns the colours after at most ``max_rounds`` rounds (``None``: until stable) and whether
+    they are stable, or ``None`` as soon as the two graphs' colour histograms differ — which
+    proves them non-isomorphic.  Colours are isomorphism invariant, so using them as labels
+    keeps VF2 exact while sparing it permutations of look-alike nodes.
     """
-    n1 = first.num_nodes()
-    colours = list(first.nodes()) + list(second.nodes())
-    adj = _adjacency(first, 0) + _adjacency(second, n1)
     count = len(set(colours))
     rounds = 0
     while max_rounds is None or rounds < max_rounds:
@@ -131,8 +128,8 @@ def refined_colours(first: rx.PyDiGraph, second: rx.PyDiGraph, budget: SearchBud
         stable = len(palette) == count
         colours, count = new, len(palette)
         if stable:
-            return colours[:n1], colours[n1:], True
-    return colours[:n1], colours[n1:], False
+            return colours, True
+    return colours, False
 
 
 def _recoloured(graph: rx.PyDiGraph, colours: list[int]) -> rx.PyDiGraph:
@@ -142,43 +139,95 @@ def _recoloured(graph: rx.PyDiGraph, colours: list[int]) -> rx.PyDiGraph:
     return copy
 
 
-#: Refinement rounds always run before VF2: cheap, and enough to expose most local differences.
-#: Measured on generated pairs: with 2 rounds VF2 still explores permutations of
+#: Refinement rounds tried before refining to stability: cheap, and enough to expose most local
+#: differences.  Measured on generated pairs: with 2 rounds VF2 still explores permutations of
 #: look-alike balls on 16-32-ball gripper pairs for hundreds of ms; with 3 it takes ~1 ms.
 EARLY_ROUNDS = 3
+
+
+class _Pair:
+    """Two graphs compared side by side: joint adjacency, and VF2 under given colours."""
+
+    def __init__(self, first: rx.PyDiGraph, second: rx.PyDiGraph, budget: SearchBudget) -> None:
+        self.first, self.second, self.budget = first, second, budget
+        self.n1 = first.num_nodes()
+        self.adj = _adjacency(first, 0) + _adjacency(second, self.n1)
+
+    def vf2(self, colours: list[int] | None, max_calls: int | None) -> bool:
+        """VF2 under ``colours``; with ``max_calls``, raises StepLimitReached past them."""
+        if colours is None:
+            g1, g2 = self.first, self.second
+        else:
+            g1 = _recoloured(self.first, colours[:self.n1])
+            g2 = _recoloured(self.second, colours[self.n1:])
+        if max_calls is None:
+            return _vf2(g1, g2, self.budget)
+        quick = self.budget.sub_budget(max_calls)
+        try:
+            return _vf2(g1, g2, quick)
+        finally:
+            self.budget.calls += quick.calls
+
+    def search(self, colours: list[int]) -> bool:
+        """Refine to stability; if VF2 still struggles, individualise one node and branch.
+
+        Colour refinement cannot tell apart look-alike rooms whose balls differ only further
+        away; VF2 may then commit to a wrong room and try every permutation of balls.  Giving
+        one node of the smallest ambiguous class a fresh colour, and trying each candidate
+        partner in turn (individualisation-refinement, as in canonical-labelling tools), keeps
+        the search exact while the branching stays tiny on planning graphs.
+        """
+        refined = refine(colours, self.adj, self.n1, self.budget)
+        if refined is None:
+            return False
+        colours = refined[0]
+        try:
+            return self.vf2(colours, QUICK_STEPS)
+        except StepLimitReached:
+            pass
+        sizes = Counter(colours[:self.n1])
+        ambiguous = [c for c, k in sizes.items() if k > 1]
+        if not ambiguous:
+            return self.vf2(colours, None)
+        target = min(ambiguous, key=lambda c: (sizes[c], c))
+        v = colours.index(target)
+        fresh = max(colours) + 1
+        for w in range(self.n1, len(colours)):
+            if colours[w] != target:
+                continue
+            self.budget.check()
+            trial = list(colours)
+            trial[v] = trial[w] = fresh
+            if self.search(trial):
+                return True
+        return False
 
 
 def isomorphic(first: rx.PyDiGraph, second: rx.PyDiGraph, budget: SearchBudget) -> bool:
     """Label- and position-preserving isomorphism, or :class:`ResourceLimitError`.
 
     Plain VF2 decides rigid graphs (towers of blocks) within a few hundred steps, so it gets a
-    small step budget first.  Graphs full of look-alike nodes (balls in one room) make it
-    explore permutations instead; then a couple of refinement rounds, and if needed refinement
-    to stability, either prove the graphs different or give VF2 labels fine enough to stop it
-    trying every permutation of interchangeable nodes.
+    small step budget first; then a few refinement rounds; then refinement to stability with
+    individualisation (:meth:`_Pair.search`) for graphs full of look-alike nodes.
     """
     if first.num_nodes() != second.num_nodes() or first.num_edges() != second.num_edges():
         return False
     if Counter(first.nodes()) != Counter(second.nodes()):
         return False
-    for rounds in (0, EARLY_ROUNDS, None):
-        if rounds == 0:
-            g1, g2, stable = first, second, False
-        else:
-            refined = refined_colours(first, second, budget, rounds)
-            if refined is None:
-                return False
-            g1, g2 = _recoloured(first, refined[0]), _recoloured(second, refined[1])
-            stable = refined[2]
-        if stable or rounds is None:
-            return _vf2(g1, g2, budget)
-        # Rigid graphs match in about one step per node and edge: beyond a few times that, the
-        # raw labels are leading VF2 through permutations of look-alikes, so refine instead.
-        quick = budget.sub_budget(QUICK_STEPS if rounds else 4 * (first.num_nodes() + first.num_edges()))
+    pair = _Pair(first, second, budget)
+    # Rigid graphs match in about one step per node and edge: beyond a few times that, the raw
+    # labels are leading VF2 through permutations of look-alikes, so refine instead.
+    try:
+        return pair.vf2(None, 4 * (first.num_nodes() + first.num_edges()))
+    except StepLimitReached:
+        pass
+    colours = list(first.nodes()) + list(second.nodes())
+    early = refine(colours, pair.adj, pair.n1, budget, EARLY_ROUNDS)
+    if early is None:
+        return False
+    if not early[1]:
         try:
-            return _vf2(g1, g2, quick)
+            return pair.vf2(early[0], QUICK_STEPS)
         except StepLimitReached:
             pass
-        finally:
-            budget.calls += quick.calls
-    raise AssertionError("unreachable: the last round always decides")
+    return pair.search(early[0])
