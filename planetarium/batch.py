@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Iterable, Iterator
 
-from .grading import ERROR, TIMEOUT, GradeResult, grade
+from .grading import ERROR, TIMEOUT, grade
 
 #: Seconds a worker may overrun the per-item limit before it is killed.
 GRACE_S = 5.0
@@ -179,5 +179,3 @@ def _lost(worker: _Worker, status: str, why: str) -> tuple[int, dict]:
     return index, {"id": item_id, "parseable": None, "solvable": None, "equivalent": None,
                    "status": status, "reason": why}
 
-
-__all__ = ["grade_batch", "grade_item", "GradeResult"]

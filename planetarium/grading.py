@@ -22,7 +22,6 @@ from .domains import get_domain
 from .domains.base import Domain
 from .equivalence import Limits, compare
 from .errors import (
-    DomainNotFoundError,
     PDDLSyntaxError,
     PDDLValidationError,
     PlanetariumError,

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from planetarium.errors import require
-from planetarium.llm.config import TINY_PREFIX
 
 from .config import FinetuneConfig, LoraConfig, QuantizationConfig
 
@@ -21,12 +20,9 @@ log = logging.getLogger(__name__)
 
 def resolve_base(cfg: FinetuneConfig, out_dir: Path) -> str:
     """The hub id or local path to load; ``tiny:`` builds the toy model under ``out_dir``."""
-    if not cfg.is_tiny:
-        return cfg.model
-    from planetarium.llm.tiny import build_tiny_model
+    from planetarium.llm.tiny import resolve_model_name
 
-    seed = cfg.model.removeprefix(TINY_PREFIX) or "0"
-    return str(build_tiny_model(out_dir / "tiny-base", seed=int(seed)).resolve())
+    return resolve_model_name(cfg.model, out_dir / "tiny-base")
 
 
 def bnb_config(quant: QuantizationConfig) -> Any:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Iterator
 
-from .config import TINY_PREFIX, ConfigError, EvalConfig
+from .config import ConfigError, EvalConfig
 from .prompts import build_messages, prompt_hash, prompt_template_hash
 from .store import CompletionLog, RunDirError, write_json, write_jsonl
 
@@ -118,12 +118,9 @@ def prepare_run_dir(run_dir: Path, config: EvalConfig, rows: list[dict[str, Any]
 
 def resolve_model(config: EvalConfig, run_dir: Path) -> str:
     """``tiny:`` or ``tiny:SEED`` builds the tiny local model into the run directory once."""
-    if not config.model.startswith(TINY_PREFIX):
-        return config.model
-    from .tiny import build_tiny_model
+    from .tiny import resolve_model_name
 
-    seed = int(config.model[len(TINY_PREFIX) :] or 0)
-    return str(build_tiny_model(run_dir / TINY_MODEL_DIR, seed=seed))
+    return resolve_model_name(config.model, run_dir / TINY_MODEL_DIR)
 
 
 @functools.cache

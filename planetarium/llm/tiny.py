@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 from ..errors import require
+from .config import TINY_PREFIX
 from .prompts import DOMAIN_PROMPT, PROBLEM_PROMPT
 
 # Gemma's own special tokens and ids (pad=0, eos=1, bos=2, unk=3), then its turn markers.
@@ -181,3 +182,14 @@ def build_tiny_model(out_dir: str | Path, *, seed: int = 0) -> Path:
     tokenizer.save_pretrained(out)
     (out / _MARKER).write_text(json.dumps({"seed": seed, "version": _BUILD_VERSION}))
     return out
+
+
+def resolve_model_name(model: str, directory: Path) -> str:
+    """The hub id or path to load: ``tiny:SEED`` builds the tiny model into ``directory`` first.
+
+    Evaluation and fine-tuning configs both accept ``tiny:``; this is the one place that reads it.
+    """
+    if not model.startswith(TINY_PREFIX):
+        return model
+    seed = int(model[len(TINY_PREFIX):] or 0)
+    return str(build_tiny_model(directory, seed=seed).resolve())
