@@ -22,13 +22,18 @@ from planetarium.strips.validate import validate_plan
 
 #: Published per-domain row counts (Planetarium paper, Table 1) and combinations with rows.
 PUBLISHED_ROWS = {"gripper": 54_141, "floor-tile": 6_172}
-#: The published Gripper dataset has 30 combinations with rows; ours has 29 because a "holding"
-#: state with nothing held is refused (it is n_room_distributed again, or a no-op goal), so
-#: n_room_distributed -> holding is empty, and holding -> n_room_distributed is empty anyway.
-COMBINATIONS_WITH_ROWS = {"gripper": 29, "floor-tile": 9, "rover-single": 25}
-#: Published sizes of the Gripper parameter lists.
-GRIPPER_LIST_SIZES = {"evenly_distributed": 42, "holding": 600, "juggle": 1_575,
-                      "n_room_distributed": 1_705, "one_room": 200, "swap": 300}
+#: Combinations with rows: the published Gripper dataset has 30, Floor Tile 9.
+COMBINATIONS_WITH_ROWS = {"gripper": 30, "floor-tile": 9, "rover-single": 25}
+#: The Gripper (init, goal) pairs the layouts allow that have no rows, and why: evenly spread
+#: balls have no room with the most or fewest balls and no empty room to drop balls in; a
+#: holding start holds a ball, which an n_room_distributed goal (every gripper free, balls per
+#: the parameter's rooms) cannot describe.  34 allowed pairs less these 4 are the published 30.
+GRIPPER_EMPTY = {("evenly_distributed", "focus_max"), ("evenly_distributed", "focus_min"),
+                 ("evenly_distributed", "drop_and_pickup"), ("holding", "n_room_distributed")}
+#: Gripper parameter list sizes: published for swap, juggle and evenly_distributed; the other
+#: three are sized for the published row count (see the task module).
+GRIPPER_LIST_SIZES = {"evenly_distributed": 42, "holding": 1_200, "juggle": 1_575,
+                      "n_room_distributed": 234, "one_room": 1_250, "swap": 300}
 #: Problems checked per domain: every k-th (all of Rover; samples keep the module fast).
 EVERY = {"gripper": 8, "floor-tile": 2, "rover-single": 1}
 
@@ -71,7 +76,7 @@ def _instances(domain: str, every: int = 1):
                 continue
 
 
-def test_gripper_parameter_lists_have_the_published_sizes():
+def test_gripper_parameter_list_sizes():
     sizes = {layout.name: len(layout.space()) for layout in _tasks("gripper").layouts if layout.space}
     assert sizes == GRIPPER_LIST_SIZES
 
@@ -85,6 +90,12 @@ def test_row_counts_are_within_two_percent_of_the_published(rows, domain):
 def test_combinations_with_rows(rows, domain):
     combos = Counter((r["init"], r["goal"]) for r in rows[domain])
     assert len(combos) == COMBINATIONS_WITH_ROWS[domain]
+
+
+def test_gripper_combinations_without_rows_are_the_impossible_ones(rows):
+    allowed = {(i.name, g.name) for i, g in _tasks("gripper").combinations()}
+    with_rows = {(r["init"], r["goal"]) for r in rows["gripper"]}
+    assert allowed - with_rows == GRIPPER_EMPTY
 
 
 def test_same_kind_only_combinations_get_two_identity_classes(rows):
@@ -192,6 +203,17 @@ def test_gripper_lists_only_consecutive_names_as_ranges():
     assert "gripper2, gripper4, gripper5 and gripper6 are free." in inst.init_abstract
     assert "room1 has 2 balls (ball3 and ball4)" in inst.init_abstract
     assert inst.goal_abstract.startswith("Your goal is that gripper1 and gripper3 should each carry")
+
+
+def test_gripper_holding_goal_with_nothing_held_frees_every_gripper():
+    """The published n_room_distributed -> holding rows: a parameter that marks no gripper."""
+    inst = _build("gripper", "n_room_distributed", "holding",
+                  {"balls_in_grippers": [0, 0], "balls_in_rooms": [1, 2]})
+    assert set(inst.goal) == {("free", "gripper1"), ("free", "gripper2")}
+    assert inst.goal_abstract == ("Your goal is that every gripper should be free; "
+                                  "the balls may be in any room.")
+    with pytest.raises(DoesNotFit):
+        _build("gripper", "holding", "one_room", {"balls_in_grippers": [0, 0], "balls_in_rooms": [1, 2]})
 
 
 def test_floor_tile_checkerboard_is_not_transposed_on_a_non_square_grid():
