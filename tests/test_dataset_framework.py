@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from planetarium.dataset import load_rows
 from planetarium.dataset.cli import data_group
 from planetarium.dataset.config import DatasetConfigError, load_config, parse_config
-from planetarium.dataset.generator import COLUMNS, generate, shape_key
+from planetarium.dataset.generator import COLUMNS, generate, plan_jobs, shape_key
 from planetarium.dataset.splits import select
 from planetarium.dataset.tasks import is_placeholder, same_kind_only
 from planetarium.dataset.writer import write_dataset
@@ -45,6 +45,14 @@ def test_demo_covers_every_domain_in_a_few_hundred_rows(demo_rows):
     assert 200 <= len(demo_rows) <= 1500
     assert [r["id"] for r in demo_rows] == list(range(1, len(demo_rows) + 1))
     assert all(CONTRACT_COLUMNS <= set(r) for r in demo_rows)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "data").glob("*.yaml")), ids=lambda p: p.name)
+def test_every_shipped_config_loads_and_plans_combinations(path):
+    config = load_config(path)
+    for domain in config.domains:
+        jobs = plan_jobs(domain)
+        assert jobs, f"{path.name}: {domain.name} plans no combination"
 
 
 def test_texts_are_unique_and_rows_follow_the_abstractness_rules(demo_rows):
