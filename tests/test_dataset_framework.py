@@ -19,7 +19,7 @@ from planetarium.dataset import load_rows
 from planetarium.dataset.cli import data_group
 from planetarium.dataset.config import DatasetConfigError, load_config, parse_config
 from planetarium.dataset.generator import COLUMNS, generate, plan_jobs, shape_key
-from planetarium.dataset.splits import select
+from planetarium.dataset.splits import problem_key, select
 from planetarium.dataset.tasks import is_placeholder, same_kind_only
 from planetarium.dataset.writer import write_dataset
 
@@ -141,14 +141,31 @@ def test_splits_are_per_domain_round_robin_and_heldout_by_combination(demo_rows)
         ids = sorted(r["id"] for r in rows)
         random.Random(config.seed).shuffle(ids)
         assert {r["id"]: r["random_fold"] for r in rows} == {i: k % config.folds for k, i in enumerate(ids)}
+        test_problems = {problem_key(r["problem_pddl"]) for r in rows if r["split_heldout"] == "test"}
         for row in rows:
             held = any(rule.matches(row["init"], row["goal"]) for rule in domain.heldout)
-            assert row["split_heldout"] == ("test" if held else "train")
+            leaks = problem_key(row["problem_pddl"]) in test_problems
+            assert row["split_heldout"] == ("test" if held else "excluded" if leaks else "train")
             assert row["split_random"] == ("test" if row["random_fold"] == config.test_fold else "train")
     assert all(r["split_heldout"] == "test" for r in demo_rows if r["domain"] == "floor-tile")
     bw_test = {(r["init"], r["goal"]) for r in demo_rows
                if r["domain"] == "blocksworld" and r["split_heldout"] == "test"}
     assert bw_test == {("invert", "invert"), ("swap", "swap")}
+
+
+def test_heldout_train_never_contains_a_test_problem():
+    """Inverting towers of height 1 changes nothing: invert -> invert [1] is tower -> tower [1]."""
+    config = parse_config({"domains": [{
+        "name": "blocksworld",
+        "layouts": {"tower": {"params": [[1], [1, 2]]}, "invert": {"params": [[1], [1, 2]]}},
+        "heldout": [{"init": "invert", "goal": "invert"}]}]})
+    rows = generate(config, workers=1)
+    split = {r["name"]: r["split_heldout"] for r in rows}  # one split per problem here
+    assert split == {"blocksworld_tower_to_tower_1": "excluded", "blocksworld_tower_to_tower_1_2": "train",
+                     "blocksworld_invert_to_invert_1": "test", "blocksworld_invert_to_invert_1_2": "test"}
+    test = {problem_key(r["problem_pddl"]) for r in rows if r["split_heldout"] == "test"}
+    assert not any(problem_key(r["problem_pddl"]) in test for r in rows if r["split_heldout"] == "train")
+    assert select(rows, "heldout:excluded") == [r for r in rows if r["split_heldout"] == "excluded"]
 
 
 def test_select_understands_every_selector(demo_rows):

@@ -15,6 +15,7 @@ import pytest
 
 from planetarium.dataset.config import DomainConfig
 from planetarium.dataset.generator import build_job, plan_jobs
+from planetarium.dataset.splits import problem_key
 from planetarium.dataset.tasks import DoesNotFit
 from planetarium.domains import get_domain
 from planetarium.pddl import read_problem
@@ -44,7 +45,7 @@ def _rows(domain: str) -> list[dict]:
     rows = []
     for job in plan_jobs(DomainConfig(domain)):
         for row in build_job(job):
-            body = "\n".join(sorted(row["problem_pddl"].split("\n")[1:]))
+            body = problem_key(row["problem_pddl"])
             first = texts.setdefault(row["natural_language"], body)
             assert first == body, f"one text, two problems:\n{row['natural_language']}"
             if first is body:

@@ -38,7 +38,8 @@ def render_report(rows: list[dict], bins: tuple[int, ...] = (20, 40, 60, 80)) ->
     lines = ["# Planetarium dataset report", "",
              f"{len(rows):,} rows in {len(by_domain)} domain(s).", "", "## Split sizes", ""]
     header = ["domain", "rows", "combinations", *ABSTRACTION_CLASSES, *bin_names,
-              "placeholder", "random train", "random test", "heldout train", "heldout test"]
+              "placeholder", "random train", "random test", "heldout train", "heldout test",
+              "heldout excluded"]
     table = []
     comparison = []
     for domain, drows in by_domain.items():
@@ -49,7 +50,8 @@ def render_report(rows: list[dict], bins: tuple[int, ...] = (20, 40, 60, 80)) ->
         heldout = Counter(r["split_heldout"] for r in drows)
         table.append([domain, len(drows), len(combos), *(classes[c] for c in ABSTRACTION_CLASSES),
                       *(sizes[b] for b in bin_names), sum(r["is_placeholder"] for r in drows),
-                      random["train"], random["test"], heldout["train"], heldout["test"]])
+                      random["train"], random["test"], heldout["train"], heldout["test"],
+                      heldout["excluded"]])
         if domain in PUBLISHED:
             total, n_combos, test, pub_classes, pub_sizes = PUBLISHED[domain]
             comparison.append([domain, len(drows), total, _diff(len(drows), total),
@@ -57,7 +59,7 @@ def render_report(rows: list[dict], bins: tuple[int, ...] = (20, 40, 60, 80)) ->
                                _diff(heldout["test"], test)])
             if tuple(bins) == (20, 40, 60, 80):
                 table.append([f"{domain} (published)", total, n_combos, *pub_classes, *pub_sizes,
-                              "", "", "", total - test, test])
+                              "", "", "", total - test, test, ""])
     lines += _table(header, table)
     if comparison:
         lines += ["", "## Compared with the published dataset", ""]

@@ -4,7 +4,10 @@
   round-robin into ``folds`` folds; fold ``test_fold`` is "test".  Each domain gets a fresh
   generator seeded alike, so adding or resizing one domain never reshuffles another.
 * **heldout**: a row is "test" when its (init, goal) layouts match a configured rule — whole
-  combinations are held out, so a model is tested on task shapes it never trained on.
+  combinations are held out, so a model is tested on task shapes it never trained on.  Layouts
+  can coincide on degenerate parameters (inverting towers of height 1 leaves them as they are;
+  drop_and_pickup with nothing held is pickup), so a row outside the rules whose problem is
+  also a test problem is "excluded" rather than "train": training on it would leak the test.
 * **size** and **abstraction** are functions of a row's columns (:func:`size_bin`,
   :func:`abstraction`), used by the report and by :func:`select`.
 """
@@ -12,6 +15,7 @@
 from __future__ import annotations
 
 import random
+import re
 from itertools import pairwise
 
 from .config import DatasetConfig, DomainConfig
@@ -25,12 +29,31 @@ def assign_splits(rows: list[dict], domain: DomainConfig, config: DatasetConfig)
     ids = sorted(row["id"] for row in rows)
     random.Random(config.seed).shuffle(ids)
     fold_of = {row_id: i % config.folds for i, row_id in enumerate(ids)}
-    for row in rows:
+    held = [any(rule.matches(row["init"], row["goal"]) for rule in domain.heldout) for row in rows]
+    test_problems = {problem_key(row["problem_pddl"]) for row, h in zip(rows, held) if h}
+    for row, h in zip(rows, held):
         fold = fold_of[row["id"]]
         row["random_fold"] = fold
         row["split_random"] = "test" if fold == config.test_fold else "train"
-        held = any(rule.matches(row["init"], row["goal"]) for rule in domain.heldout)
-        row["split_heldout"] = "test" if held else "train"
+        if h:
+            row["split_heldout"] = "test"
+        else:
+            leaks = problem_key(row["problem_pddl"]) in test_problems
+            row["split_heldout"] = "excluded" if leaks else "train"
+
+
+_ATOM = re.compile(r"\([^()]*\)")
+
+
+def problem_key(pddl: str) -> tuple:
+    """A generated problem without its name: equal keys are the same problem, whichever
+    combination named it or in whatever order it listed the atoms.  Reads the layout the
+    generator writes (objects on one line, then ``(:init``, then ``(:goal``)."""
+    head, _, rest = pddl.partition("(:init")
+    init, _, goal = rest.partition("(:goal")
+    objects = head[head.index("(:objects") + len("(:objects"):].split(")")[0]
+    return (tuple(sorted(objects.split())), tuple(sorted(_ATOM.findall(init))),
+            tuple(sorted(_ATOM.findall(goal))))
 
 
 def abstraction(row: dict) -> str:
@@ -57,7 +80,7 @@ def size_bins(bins: tuple[int, ...] = (20, 40, 60, 80)) -> list[str]:
 
 
 def select(rows: list[dict], split: str | None) -> list[dict]:
-    """Rows of one split: ``"heldout:test"``, ``"random:train"``, ``"random:3"`` (a fold),
+    """Rows of one split: ``"heldout:test"``, ``"heldout:excluded"``, ``"random:train"``, ``"random:3"`` (a fold),
     ``"abstraction:abstract_to_explicit"``, ``"placeholder:true"``, ``"domain:gripper"``;
     ``None`` keeps every row.  Several selectors may be joined with ``+`` (all must hold)."""
     if split is None:
@@ -70,7 +93,7 @@ def select(rows: list[dict], split: str | None) -> list[dict]:
 
 
 def _matches(row: dict, kind: str, value: str, part: str) -> bool:
-    if kind == "heldout" and value in ("train", "test"):
+    if kind == "heldout" and value in ("train", "test", "excluded"):
         return row["split_heldout"] == value
     if kind == "random" and value in ("train", "test"):
         return row["split_random"] == value
@@ -83,5 +106,5 @@ def _matches(row: dict, kind: str, value: str, part: str) -> bool:
     if kind == "domain" and value:
         return row["domain"] == value
     raise ValueError(
-        f"unknown split '{part}': use heldout:train|test, random:train|test|<fold>, "
+        f"unknown split '{part}': use heldout:train|test|excluded, random:train|test|<fold>, "
         f"abstraction:<class>, placeholder:true|false or domain:<name>")

@@ -5,6 +5,8 @@ Layout of ``DIR``::
     rows.jsonl            every row, every column (the source of truth; load_rows reads it)
     data/train.parquet    the held-out split's train rows  } ``datasets.load_dataset(DIR)``
     data/test.parquet     the held-out split's test rows   } gives {"train", "test"}
+                          (its "excluded" rows, whose problem is also a test problem, are in
+                          rows.jsonl only)
     README.md             dataset card: the loader configuration and the split report
     config.yaml           the configuration that produced the rows
 
