@@ -102,8 +102,8 @@ def _vf2(first: rx.PyDiGraph, second: rx.PyDiGraph, budget: SearchBudget) -> boo
                             edge_matcher=budget.match, id_order=False)
 
 
-#: Colours stay below 2**32 (they index a palette no larger than the two graphs), so an edge
-#: code shifted past them and a colour pack into one int that sorts like the pair would.
+#: Colours stay far below 2**32 (interned label ids, then palette indices bounded by the node
+#: count), so an edge code shifted past them plus a colour is one int that sorts like the pair.
 _CODE_SHIFT = 32
 
 

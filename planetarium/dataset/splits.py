@@ -80,9 +80,10 @@ def size_bins(bins: tuple[int, ...] = (20, 40, 60, 80)) -> list[str]:
 
 
 def select(rows: list[dict], split: str | None) -> list[dict]:
-    """Rows of one split: ``"heldout:test"``, ``"heldout:excluded"``, ``"random:train"``, ``"random:3"`` (a fold),
-    ``"abstraction:abstract_to_explicit"``, ``"placeholder:true"``, ``"domain:gripper"``;
-    ``None`` keeps every row.  Several selectors may be joined with ``+`` (all must hold)."""
+    """Rows of one split: ``"heldout:test"``, ``"heldout:excluded"``, ``"random:train"``,
+    ``"random:3"`` (a fold), ``"abstraction:abstract_to_explicit"``, ``"placeholder:true"``,
+    ``"domain:gripper"``; ``None`` keeps every row.  Several selectors may be joined with ``+``
+    (all must hold)."""
     if split is None:
         return list(rows)
     selected = rows
