@@ -26,14 +26,14 @@ PUBLISHED_ROWS = {"gripper": 54_141, "floor-tile": 6_172}
 #: Combinations with rows: the published Gripper dataset has 30, Floor Tile 9.
 COMBINATIONS_WITH_ROWS = {"gripper": 30, "floor-tile": 9, "rover-single": 25}
 #: The Gripper (init, goal) pairs the layouts allow that have no rows, and why: evenly spread
-#: balls have no room with the most or fewest balls and no empty room to drop balls in; a
-#: holding start holds a ball, which an n_room_distributed goal (every gripper free, balls per
-#: the parameter's rooms) cannot describe.  34 allowed pairs less these 4 are the published 30.
+#: balls have no room with the most or fewest balls and no empty room to drop balls in, and
+#: always outnumber the grippers.  34 allowed pairs less these 4 are the published 30 (whose
+#: names include holding -> n_room_distributed, a holding start with nothing held).
 GRIPPER_EMPTY = {("evenly_distributed", "focus_max"), ("evenly_distributed", "focus_min"),
-                 ("evenly_distributed", "drop_and_pickup"), ("holding", "n_room_distributed")}
+                 ("evenly_distributed", "drop_and_pickup"), ("evenly_distributed", "pickup")}
 #: Gripper parameter list sizes: published for swap, juggle and evenly_distributed; the other
 #: three are sized for the published row count (see the task module).
-GRIPPER_LIST_SIZES = {"evenly_distributed": 42, "holding": 1_200, "juggle": 1_575,
+GRIPPER_LIST_SIZES = {"evenly_distributed": 42, "holding": 1_050, "juggle": 1_575,
                       "n_room_distributed": 234, "one_room": 1_250, "swap": 300}
 #: Problems checked per domain: every k-th (all of Rover; samples keep the module fast).
 EVERY = {"gripper": 8, "floor-tile": 2, "rover-single": 1}
@@ -206,15 +206,19 @@ def test_gripper_lists_only_consecutive_names_as_ranges():
     assert inst.goal_abstract.startswith("Your goal is that gripper1 and gripper3 should each carry")
 
 
-def test_gripper_holding_goal_with_nothing_held_frees_every_gripper():
-    """The published n_room_distributed -> holding rows: a parameter that marks no gripper."""
-    inst = _build("gripper", "n_room_distributed", "holding",
-                  {"balls_in_grippers": [0, 0], "balls_in_rooms": [1, 2]})
+def test_gripper_holding_with_nothing_held():
+    """The published n_room_distributed -> holding and holding -> n_room_distributed rows come
+    from parameters that mark no gripper: every gripper free as a goal, and as a start an
+    n_room_distributed state described in the holding layout's own words."""
+    nothing_held = {"balls_in_grippers": [0, 0], "balls_in_rooms": [1, 2]}
+    inst = _build("gripper", "n_room_distributed", "holding", nothing_held)
     assert set(inst.goal) == {("free", "gripper1"), ("free", "gripper2")}
     assert inst.goal_abstract == ("Your goal is that every gripper should be free; "
                                   "the balls may be in any room.")
-    with pytest.raises(DoesNotFit):
-        _build("gripper", "holding", "one_room", {"balls_in_grippers": [0, 0], "balls_in_rooms": [1, 2]})
+    start = _build("gripper", "holding", "n_room_distributed", nothing_held)
+    assert set(start.init) == set(_build("gripper", "n_room_distributed", "n_room_distributed",
+                                          nothing_held).init)
+    assert "No gripper holds a ball. room1 has 1 ball (ball1) and room2 has 2 balls" in start.init_abstract
 
 
 def test_floor_tile_checkerboard_is_not_transposed_on_a_non_square_grid():
