@@ -101,7 +101,7 @@ def test_yaml_exponent_without_dot_is_a_float(tmp_path):
 
 def test_tiny_config_builds_a_local_model_from_the_demo_data():
     cfg = load_config(ROOT / "finetune" / "tiny.yaml")
-    assert cfg.is_tiny and cfg.quantization.load_in_4bit  # 4-bit on a GPU, skipped on a CPU
+    assert cfg.model.startswith("tiny:") and cfg.quantization.load_in_4bit  # 4-bit on a GPU, skipped on a CPU
     assert (cfg.data.source, cfg.data.split) == ("data/demo.yaml", "random:train")
 
 

@@ -19,7 +19,6 @@ from typing import Any
 import yaml
 
 from planetarium.errors import PlanetariumError
-from planetarium.llm.config import TINY_PREFIX
 from planetarium.yamlconfig import read_yaml_mapping
 
 
@@ -112,10 +111,6 @@ class FinetuneConfig:
     quantization: QuantizationConfig = field(default_factory=QuantizationConfig)
     lora: LoraConfig = field(default_factory=LoraConfig)
     training: TrainingConfig = field(default_factory=TrainingConfig)
-
-    @property
-    def is_tiny(self) -> bool:
-        return self.model.startswith(TINY_PREFIX)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -35,9 +35,6 @@ class Problem:
     def type_of(self) -> dict[str, str]:
         return dict(zip(self.objects, self.object_types))
 
-    def objects_of_type(self, type_name: str) -> list[str]:
-        return [o for o, t in zip(self.objects, self.object_types) if t == type_name]
-
 
 def _fmt(expr) -> str:
     if isinstance(expr, SList):
