@@ -218,7 +218,8 @@ def test_gripper_holding_with_nothing_held():
     start = _build("gripper", "holding", "n_room_distributed", nothing_held)
     assert set(start.init) == set(_build("gripper", "n_room_distributed", "n_room_distributed",
                                           nothing_held).init)
-    assert "No gripper holds a ball. room1 has 1 ball (ball1) and room2 has 2 balls" in start.init_abstract
+    assert ("No gripper holds a ball and every gripper is free. room1 has 1 ball (ball1) and "
+            "room2 has 2 balls") in start.init_abstract
 
 
 def test_floor_tile_checkerboard_is_not_transposed_on_a_non_square_grid():

@@ -323,7 +323,8 @@ def _abstract_init(layout: str, scene: _Scene) -> str:
                     f"{scene.rooms[0]}, the even-numbered balls ({_every_other(scene.balls[1::2])}) "
                     f"are in {scene.rooms[1]}, and every gripper is free.")
         case "holding" if not scene.holders():
-            body = _sentences("No gripper holds a ball", _rooms_clause(scene, named=True))
+            body = _sentences("No gripper holds a ball and every gripper is free",
+                              _rooms_clause(scene, named=True))
         case _:  # n_room_distributed, holding, juggle: every room and gripper, balls named
             body = _sentences(_held_clause(scene), _rooms_clause(scene, named=True),
                               _free_clause(scene, False))
