@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .domains.base import Domain
-from .graph import GOAL, INIT, SearchBudget, build_graph, isomorphic
+from .graph import GOAL, INIT, SearchBudget, build_graph, isomorphic, with_scene
 from .pddl.problem import Problem
 
 
@@ -61,10 +61,6 @@ def _init_graph(p: Problem):
     return build_graph(p.objects, p.object_types, ((INIT, p.init),))
 
 
-def _problem_graph(p: Problem, goal):
-    return build_graph(p.objects, p.object_types, ((INIT, p.init), (GOAL, goal)))
-
-
 def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = False,
             limits: Limits = Limits()) -> Verdict:
     """Decide whether ``a`` (ground truth) and ``b`` are equivalent problems of ``domain``.
@@ -84,10 +80,12 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
         return Verdict(False, differ)
     # One renaming that maps init and goal as written settles both modes at once; most correct
     # answers end here, so the initial scenes are compared on their own only after that fails.
+    init_a, init_b = _init_graph(a), _init_graph(b)
     if _predicate_counts(a.goal) == _predicate_counts(b.goal):
-        if isomorphic(_problem_graph(a, a.goal), _problem_graph(b, b.goal), budget):
+        if isomorphic(with_scene(init_a, a.objects, GOAL, a.goal),
+                      with_scene(init_b, b.objects, GOAL, b.goal), budget):
             return Verdict(True, "the same problem up to renaming objects")
-    if not isomorphic(_init_graph(a), _init_graph(b), budget):
+    if not isomorphic(init_a, init_b, budget):
         return Verdict(False, "initial states differ: same facts per predicate, but no renaming "
                               "of objects maps one onto the other")
 
@@ -110,7 +108,8 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
         if isomorphic(scene_a, scene_b, budget):
             return Verdict(True, "equivalent up to renaming the goal's objects (placeholder mode)")
         return Verdict(False, "fully specified goals describe different arrangements")
-    if isomorphic(_problem_graph(a, goal_a), _problem_graph(b, goal_b), budget):
+    if isomorphic(with_scene(init_a, a.objects, GOAL, goal_a),
+                  with_scene(init_b, b.objects, GOAL, goal_b), budget):
         return Verdict(True, "equivalent once goals are fully specified")
     return Verdict(False, "fully specified goals differ under every renaming that matches the "
                           "initial states (identity mode)")

@@ -41,14 +41,27 @@ def build_graph(objects: tuple[str, ...], object_types: tuple[str, ...],
     graph = rx.PyDiGraph(check_cycle=False, multigraph=True)
     graph.add_nodes_from([label_id(("object", t)) for t in object_types])
     index = {o: i for i, o in enumerate(objects)}
-    edges = []
     for scene, atoms in scenes:
-        for atom in atoms:
-            node = graph.add_node(label_id(("fact", atom[0], scene)))
-            for pos, arg in enumerate(atom[1:]):
-                edges.append((node, index[arg], pos))
-    graph.add_edges_from(edges)
+        _add_facts(graph, index, scene, atoms)
     return graph
+
+
+def with_scene(graph: rx.PyDiGraph, objects: tuple[str, ...], scene: str,
+               atoms: Iterable[Atom]) -> rx.PyDiGraph:
+    """A copy of ``graph`` (built over ``objects``) with one more scene's facts: a problem graph
+    from an initial-scene graph without building the initial scene again."""
+    extended = graph.copy()
+    _add_facts(extended, {o: i for i, o in enumerate(objects)}, scene, atoms)
+    return extended
+
+
+def _add_facts(graph: rx.PyDiGraph, index: dict[str, int], scene: str, atoms: Iterable[Atom]) -> None:
+    edges = []
+    for atom in atoms:
+        node = graph.add_node(label_id(("fact", atom[0], scene)))
+        for pos, arg in enumerate(atom[1:]):
+            edges.append((node, index[arg], pos))
+    graph.add_edges_from(edges)
 
 
 class StepLimitReached(ResourceLimitError):
