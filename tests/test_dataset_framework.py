@@ -18,8 +18,9 @@ from click.testing import CliRunner
 from planetarium.dataset import load_rows
 from planetarium.dataset.cli import data_group
 from planetarium.dataset.config import DatasetConfigError, load_config, parse_config
-from planetarium.dataset.generator import COLUMNS, generate, plan_jobs, shape_key
-from planetarium.dataset.splits import problem_key, select
+from planetarium.dataset.generator import COLUMNS, generate, plan_jobs
+from planetarium.dataset.problem_text import problem_key, shape_key
+from planetarium.dataset.splits import select
 from planetarium.dataset.tasks import is_placeholder, same_kind_only
 from planetarium.dataset.writer import write_dataset
 

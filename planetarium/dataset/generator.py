@@ -16,19 +16,17 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import PlanetariumError
 from .config import DatasetConfig, DatasetConfigError, DomainConfig
+from .problem_text import problem_pddl, shape_key
 from .splits import assign_splits
 from .tasks import (
-    Atom,
     DoesNotFit,
     DomainTasks,
-    Instance,
     Layout,
     is_placeholder,
     param_key,
@@ -104,72 +102,9 @@ def plan_jobs(domain: DomainConfig) -> list[Job]:
     return jobs
 
 
-def _objects_pddl(instance: Instance) -> str:
-    if instance.object_types is None:
-        return " ".join(instance.objects)
-    groups: dict[str, list[str]] = {}
-    for obj, type_name in zip(instance.objects, instance.object_types):
-        groups.setdefault(type_name, []).append(obj)
-    return " ".join(f"{' '.join(objs)} - {t}" for t, objs in groups.items())
-
-
-def problem_pddl(name: str, domain: str, instance: Instance, typed: bool) -> str:
-    """Ground-truth PDDL text (atoms in the instance's order, one per line)."""
-    init = _atoms_pddl(instance.init, "\n    ")
-    goal = _atoms_pddl(instance.goal, "\n      ")
-    requirements = ":strips :typing" if typed else ":strips"
-    return (
-        f"(define (problem {name})\n"
-        f"  (:domain {domain})\n"
-        f"  (:requirements {requirements})\n"
-        f"  (:objects {_objects_pddl(instance)})\n"
-        f"  (:init\n    {init})\n"
-        f"  (:goal (and\n      {goal}))\n"
-        ")\n"
-    )
-
-
 def param_slug(param: Any) -> str:
     """A parameter as a PDDL-name-safe suffix: ``[2, 3] -> "2_3"``."""
     return re.sub(r"[^A-Za-z0-9]+", "_", param_key(param)).strip("_")
-
-
-def shape_key(pddl: str) -> tuple:
-    """A cheap invariant of a problem up to renaming: object declarations' size and predicate
-    counts of init and goal, read from the generated PDDL text (whose layout we control).
-
-    Rows sharing one text must agree on it: an abstract text leaves the numbering open (the
-    grader forgives that), but two different shapes would mean an ambiguous text.  Rows whose
-    texts are both explicit need no check: such a text states every atom, one sentence each,
-    so equal texts are equal problems.
-    """
-    head, _, rest = pddl.partition("(:init")
-    init, _, goal = rest.partition("(:goal")
-    tokens = head[head.index("(:objects") + 9:].split(")")[0].split()
-    types: Counter[str] = Counter()
-    pending = 0
-    for i, token in enumerate(tokens):
-        if token == "-":
-            types[tokens[i + 1]] += pending
-            pending = -1  # the type name itself is not an object
-        else:
-            pending += 1
-    types["object"] += pending
-    return (sorted(types.items()),
-            sorted(Counter(re.findall(r"\((\S+?)[ )]", init)).items()),
-            sorted(Counter(re.findall(r"\((\S+?)[ )]", goal)).items()))
-
-
-_ATOMS_TEXT: dict[tuple[tuple[Atom, ...], str], str] = {}
-
-
-def _atoms_pddl(atoms: tuple[Atom, ...], sep: str) -> str:
-    """Atoms one per line; cached because one state recurs in many problems."""
-    key = (atoms, sep)
-    text = _ATOMS_TEXT.get(key)
-    if text is None:
-        text = _ATOMS_TEXT[key] = sep.join("(" + " ".join(a) + ")" for a in atoms)
-    return text
 
 
 _TASKS_CACHE: dict[str, DomainTasks] = {}

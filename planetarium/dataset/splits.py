@@ -15,10 +15,10 @@
 from __future__ import annotations
 
 import random
-import re
 from itertools import pairwise
 
 from .config import DatasetConfig, DomainConfig
+from .problem_text import problem_key
 
 ABSTRACTION_CLASSES = ("explicit_to_explicit", "explicit_to_abstract",
                        "abstract_to_explicit", "abstract_to_abstract")
@@ -40,20 +40,6 @@ def assign_splits(rows: list[dict], domain: DomainConfig, config: DatasetConfig)
         else:
             leaks = problem_key(row["problem_pddl"]) in test_problems
             row["split_heldout"] = "excluded" if leaks else "train"
-
-
-_ATOM = re.compile(r"\([^()]*\)")
-
-
-def problem_key(pddl: str) -> tuple:
-    """A generated problem without its name: equal keys are the same problem, whichever
-    combination named it or in whatever order it listed the atoms.  Reads the layout the
-    generator writes (objects on one line, then ``(:init``, then ``(:goal``)."""
-    head, _, rest = pddl.partition("(:init")
-    init, _, goal = rest.partition("(:goal")
-    objects = head[head.index("(:objects") + len("(:objects"):].split(")")[0]
-    return (tuple(sorted(objects.split())), tuple(sorted(_ATOM.findall(init))),
-            tuple(sorted(_ATOM.findall(goal))))
 
 
 def abstraction(row: dict) -> str:
