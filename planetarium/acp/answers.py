@@ -40,7 +40,7 @@ list: "[" _lelem* "]"
 _lelem: paren | NONE | ","
 NAME: /[^\s()\[\],"'`*]+/
 WORD: /[^\s()\[\],"'`*]+/
-NONE.3: /none(?![^\s()\[\],"'`*])/i
+NONE.3: /none(?=[.;:!?]*(?:[\s()\[\],"'`*]|$))/i
 INT.2: /-?\d+(?=[.;:!?]*(?:[\s()\[\],"'`*]|$))/
 HEADING.3: /(positive|negative|add|delete)\s+effects?\s*:?/i
 %ignore /[\s"'`*]+/
