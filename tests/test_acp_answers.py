@@ -2,8 +2,14 @@
 
 import pytest
 
-from planetarium.acp.answers import (AnswerParseError, index, parse_answer, single, step_list,
-                                     two_lists)
+from planetarium.acp.answers import (
+    AnswerParseError,
+    index,
+    parse_answer,
+    single,
+    step_list,
+    two_lists,
+)
 from planetarium.acp.choice import extract_choice
 
 

@@ -90,8 +90,8 @@ def test_parquet_layout(tmp_path):
     ('[{"id": 1, "group": "nonsense_gen"}]', "record 0: unknown group 'nonsense_gen'"),
     ('[{"id": 1, "group": "validation_gen", "context": "c", "question": "q", "answer": 3}]',
      "key 'PDDL_domain' must be a string"),
-    ('[{"id": 1, "group": "progression_gen", "context": "c", "question": "q", '
-     '"answer": [1], "PDDL_domain": "d", "PDDL_problem": "p"}]', "key 'answer': expected {'pos'"),
+    (('[{"id": 1, "group": "progression_gen", "context": "c", "question": "q", '
+      '"answer": [1], "PDDL_domain": "d", "PDDL_problem": "p"}]'), "key 'answer': expected {'pos'"),
 ])
 def test_malformed_files_get_one_line_errors(tmp_path, content, message):
     path = tmp_path / "bad.json"

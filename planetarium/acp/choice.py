@@ -22,10 +22,10 @@ from .data import AcpItem
 from .gen import Verdict
 
 _MARKER = re.compile(r"(?:the\s+final\s+answer\s*:|the\s+answer\s+is|the\s+answer\s*:|"
-                     r"\W\W?final\s+answer\W\W?\s*:|\W\Wanswer\W\W\s*:)", re.I)
-_YESNO = re.compile(r"\b(yes|no)\b", re.I)
+                     r"\W\W?final\s+answer\W\W?\s*:|\W\Wanswer\W\W\s*:)", re.IGNORECASE)
+_YESNO = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
 _LETTER_AFTER_MARKER = re.compile(r"\b([A-D])\b")
-_LETTER = re.compile(r"(?:^|[\s\[(])([A-D])(?=$|[\s\].):,])", re.M)
+_LETTER = re.compile(r"(?:^|[\s\[(])([A-D])(?=$|[\s\].):,])", re.MULTILINE)
 
 
 def extract_choice(text: str, kind: str) -> str | None:

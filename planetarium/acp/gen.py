@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..errors import ResourceLimitError
+from ..errors import PlanetariumError, ResourceLimitError
 from ..strips.relaxed import bit_task, optimal_length, plan_exists, relaxed_closure
 from ..strips.validate import validate_plan
 from .answers import AnswerParseError, Parsed, index, single, step_list, two_lists
@@ -400,12 +400,8 @@ def score_gen(item: AcpItem, response: object, task: AcpTask | None = None,
         return Verdict(0.0, "unparseable", str(err))
     try:
         task = task or AcpTask.from_item(item)
-    except Exception as err:  # the question's own PDDL: a data problem, not the model's
-        from ..errors import PlanetariumError
-
-        if isinstance(err, PlanetariumError):
-            return Verdict(None, "error", f"cannot read the question's PDDL: {err}")
-        raise
+    except PlanetariumError as err:  # the question's own PDDL: a data problem, not the model's
+        return Verdict(None, "error", f"cannot read the question's PDDL: {err}")
     try:
         return SCORERS[item.task](task, item, parsed, semantics)
     except AnswerParseError as err:

@@ -33,8 +33,8 @@ def summarize(results: list[dict]) -> list[dict]:
 
 
 def format_table(rows: list[dict]) -> str:
-    lines = [f"{'kind':5} {'task':7} {'n':>5} {'decided':>7} {'mean':>7} {'stderr':>7} "
-             f"{'undecided':>9}  statuses"]
+    lines = [(f"{'kind':5} {'task':7} {'n':>5} {'decided':>7} {'mean':>7} {'stderr':>7} "
+              f"{'undecided':>9}  statuses")]
     for r in rows:
         mean = "-" if r["mean"] is None else f"{r['mean']:.3f}"
         err = "-" if r["stderr"] is None else f"{r['stderr']:.3f}"

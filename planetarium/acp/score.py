@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
+from ..errors import PlanetariumError
 from .data import AcpDataError, AcpItem
 from .gen import Verdict, score_gen
 from .model import Budget
@@ -76,7 +77,7 @@ def grade_item(item: AcpItem, response: object, semantics: str = "paper",
         if budget is not None:
             try:
                 task = AcpTask.from_item(item, budget)
-            except Exception:  # score_gen reports an unreadable question itself
+            except PlanetariumError:  # score_gen reports an unreadable question itself
                 task = None
         verdict = score_gen(item, response, task, semantics)
     else:
