@@ -31,7 +31,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import PlanetariumError, ResourceLimitError
-from ..strips.relaxed import bit_task, optimal_length, plan_exists, relaxed_closure
+from ..strips.relaxed import (
+    astar_length,
+    bit_task,
+    h2_mutex,
+    optimal_length,
+    plan_exists,
+    relaxed_closure,
+)
 from ..strips.validate import validate_plan
 from .answers import AnswerParseError, Parsed, index, single, step_list, two_lists
 from .data import AcpItem
@@ -171,14 +178,26 @@ def score_just(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> 
 
 def _search(task: AcpTask, goal, forbidden=()):
     instances, _ = task.relaxed
-    return plan_exists(bit_task(instances, task.state, goal, forbidden), task.budget.max_states)
+    return plan_exists(bit_task(instances, task.state, goal, forbidden), task.budget.max_states,
+                       task.remaining())
+
+
+def _shortest(task: AcpTask, state, bound: int | None = None) -> int | None:
+    """Optimal plan length from ``state``: breadth-first on a small budget, then A* + LM-cut."""
+    instances, _ = task.relaxed
+    ground = bit_task(instances, state, task.problem.goal)
+    deadline = task.cache.get("deadline")
+    try:
+        return optimal_length(ground, min(task.budget.max_states, 20_000), bound, deadline)
+    except ResourceLimitError:
+        return astar_length(ground, task.budget.max_states, bound, deadline)
 
 
 def _atom_reachable(task: AcpTask, atom: Step) -> Verdict | bool:
     """True/False, or an undecided verdict; False only by certificate or exhaustive search."""
     if atom in task.state:
         return True
-    if atom not in task.relaxed[1]:
+    if atom not in task.relaxed[1] or atom not in task.h2:
         return False
     try:
         return _search(task, [atom]) is not None
@@ -209,6 +228,7 @@ def score_reach(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) ->
         where = "holds in the current state" if atom in task.state else "a reachable state holds it"
         return wrong(f"reachable atom: {show(atom)} ({where})")
     how = ("not even delete-relaxed reachable" if atom not in task.relaxed[1]
+           else "h^2 finds no way to reach it" if atom not in task.h2
            else "exhaustive search found no reachable state holding it")
     return right(f"{show(atom)} is unreachable: {how}")
 
@@ -248,6 +268,9 @@ def _action_reachable(task: AcpTask, step: Step) -> Verdict | bool | str:
     missing = action.pre - task.relaxed[1]
     if missing:
         return f"precondition {_shows(missing)} never holds (not delete-relaxed reachable)"
+    mutex = h2_mutex(task.h2, action.pre)
+    if mutex:
+        return f"preconditions {_shows(set(mutex))} never hold together (h^2 mutex)"
     try:
         plan = _search(task, action.pre)
     except ResourceLimitError as err:
@@ -282,6 +305,11 @@ def _none_areach(task: AcpTask) -> Verdict:
         if not action.pre <= reached:
             return wrong(f"None, but {show(step)} can never become applicable (precondition "
                          f"{_shows(action.pre - reached)} is not delete-relaxed reachable)")
+    for step in steps:
+        mutex = h2_mutex(task.h2, task.action(step).pre)
+        if mutex:
+            return wrong(f"None, but {show(step)} can never become applicable (preconditions "
+                         f"{_shows(set(mutex))} are h^2 mutex)")
     for step in steps:
         verdict = _action_reachable(task, step)
         if isinstance(verdict, Verdict):
@@ -348,9 +376,7 @@ def _none_land(task: AcpTask) -> Verdict:
 def optimal_cost(task: AcpTask) -> int | None:
     """h*(current state): the length of a shortest plan, ``None`` when the goal is unreachable."""
     if "h*" not in task.cache:
-        instances, _ = task.relaxed
-        task.cache["h*"] = optimal_length(bit_task(instances, task.state, task.problem.goal),
-                                          task.budget.max_states)
+        task.cache["h*"] = _shortest(task, task.state)
     return task.cache["h*"]
 
 
@@ -369,9 +395,7 @@ def score_nexta(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) ->
             return undecided("the goal is unreachable from the current state")
         if h_star == 0:
             return wrong("the goal already holds; no action brings it closer")
-        instances, _ = task.relaxed
-        after = bit_task(instances, action.apply(task.state), task.problem.goal)
-        closer = optimal_length(after, task.budget.max_states, bound=h_star - 1)
+        closer = _shortest(task, action.apply(task.state), bound=h_star - 1)
     except ResourceLimitError as err:
         return undecided(f"optimal search: {err}")
     if closer == h_star - 1:
@@ -402,6 +426,9 @@ def score_gen(item: AcpItem, response: object, task: AcpTask | None = None,
         task = task or AcpTask.from_item(item)
     except PlanetariumError as err:  # the question's own PDDL: a data problem, not the model's
         return Verdict(None, "error", f"cannot read the question's PDDL: {err}")
+    import time
+
+    task.cache["deadline"] = time.monotonic() + task.budget.seconds
     try:
         return SCORERS[item.task](task, item, parsed, semantics)
     except AnswerParseError as err:

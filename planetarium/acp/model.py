@@ -14,6 +14,7 @@ from functools import cached_property
 from ..pddl.domain import Atom, DomainDef, parse_domain
 from ..pddl.problem import Problem, read_problem
 from ..strips.grounding import GroundAction, fits_type, ground_action
+from ..strips.relaxed import h2_reachable_pairs
 from ..strips.search import GroundInstance, _bindings, relaxed_ground
 from .data import AcpItem
 
@@ -25,6 +26,7 @@ class Budget:
     """How much exact search a single question may use before it is reported undecided."""
 
     max_states: int = 200_000
+    seconds: float = 5.0  # wall clock per answer; exact search past it is "undecided"
 
 
 @dataclass
@@ -41,6 +43,13 @@ class AcpTask:
         domain = parse_domain(item.domain_pddl.lower())
         problem = read_problem(item.problem_pddl.lower(), domain)
         return cls(domain, problem, budget or Budget())
+
+    def remaining(self) -> float | None:
+        """Seconds left of this answer's budget (the scorer starts the clock)."""
+        import time
+
+        deadline = self.cache.get("deadline")
+        return None if deadline is None else max(0.0, deadline - time.monotonic())
 
     @property
     def state(self) -> frozenset[Atom]:
@@ -111,6 +120,11 @@ class AcpTask:
     def relaxed(self) -> tuple[list[GroundInstance], set[Atom]]:
         """Delete-relaxed grounding from the current state: its instances and atoms."""
         return relaxed_ground(self.domain, self.problem)
+
+    @cached_property
+    def h2(self) -> dict[Atom, set[Atom]]:
+        """h^2 reachable pairs from the current state (see :func:`h2_reachable_pairs`)."""
+        return h2_reachable_pairs(self.relaxed[0], self.state)
 
     def universe_atoms(self) -> list[Step]:
         """Every type-consistent ground atom of the fluent predicates."""
