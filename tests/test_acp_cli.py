@@ -109,3 +109,14 @@ def test_truncated_gzip_is_a_readable_error(tmp_path):
     shutil.copy(FIXTURES / "LICENSE", path)
     with pytest.raises(AcpDataError, match="cannot read"):
         read_file(path)
+
+
+def test_acp_modules_are_light():
+    import subprocess
+    import sys
+
+    code = ("import sys, planetarium.acp.cli, planetarium.acp.gen, planetarium.acp.prompts; "
+            "print(' '.join(m for m in ('torch', 'transformers', 'vllm', 'datasets', 'lark', "
+            "'planetarium.llm') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == []
