@@ -11,6 +11,7 @@ complete (app, prog, val, nexta's opt).  Nothing is asserted: this is a measurem
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from collections import Counter, defaultdict
 
@@ -29,6 +30,31 @@ def _method(reason: str) -> str:
     return "other"
 
 
+def _perturbed(item, task) -> tuple[str, str] | None:
+    """One answer off by one action or atom from the gold, and what was changed."""
+    if item.task == "app":
+        steps = [as_step(a) for a in item.answer]
+        return "drop one action", "[" + ", ".join("(" + " ".join(s) + ")" for s in steps[1:]) + "]"
+    if item.task == "prog":
+        pos, neg = item.answer["pos"], item.answer["neg"]
+        return "drop one positive effect", f"[{', '.join(pos[1:])}] [{', '.join(neg)}]"
+    if item.task == "val":
+        return "index + 1", str(int(item.answer) + 1)
+    if item.task == "just":
+        plan = question_plan(item.question)
+        return "plan unchanged", " ".join("(" + " ".join(s) + ")" for s in plan)
+    if item.task == "reach":
+        atom = min(a for a in task.state if a[0] in task.fluents)
+        return "an atom of the current state", "(" + " ".join(atom) + ")"
+    if item.task == "areach":
+        return "an applicable action", "(" + " ".join(min(task.applicable())) + ")"
+    if item.task == "land":
+        return "a goal atom", "(" + " ".join(min(task.problem.goal)) + ")"
+    if item.task == "nexta" and item.answer["no"]:
+        return "a stored 'no' action", item.answer["no"][0]
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("data", nargs="?", default="/work/shared/reference/acpbench/dataset")
@@ -39,6 +65,7 @@ def main() -> None:
     table: dict[str, Counter] = defaultdict(Counter)
     stored: dict[str, Counter] = defaultdict(Counter)
     agree: dict[str, Counter] = defaultdict(Counter)
+    perturbed: dict[tuple[str, str], Counter] = defaultdict(Counter)
     slowest = (0.0, "")
     start = time.perf_counter()
     for item in items:
@@ -49,6 +76,11 @@ def main() -> None:
             verdict = score_gen(item, response, task)
             slowest = max(slowest, (time.perf_counter() - t0, f"{item.task} {item.id} {label}"))
             table[(item.task, label)][verdict.status] += 1
+        change = _perturbed(item, task)
+        if change:
+            verdict = score_gen(item, change[1], task)
+            shape = re.sub(r"\d+", "N", re.sub(r"\([^()]*\)", "(..)", verdict.reason))[:70]
+            perturbed[(item.task, change[0])][f"{verdict.status}: {shape}"] += 1
         if item.task in ("reach", "areach"):
             for text in item.answer:
                 verdict = score_gen(item, "(" + " ".join(as_step(text)) + ")", task)
@@ -83,6 +115,9 @@ def main() -> None:
     print("score status per task and response (counts)")
     for (task, label), counts in sorted(table.items()):
         print(f"  {task:7} {label:8} " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())))
+    print("\none-action/atom perturbations of the gold (status: start of the reason)")
+    for (task, what), counts in sorted(perturbed.items()):
+        print(f"  {task:7} {what}: " + "; ".join(f"{k} x{v}" for k, v in counts.most_common(4)))
     print("\nstored examples re-checked (status:method)")
     for key, counts in sorted(stored.items()):
         print(f"  {key:8} " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())))
