@@ -120,3 +120,15 @@ def test_acp_modules_are_light():
             "'planetarium.llm') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == []
+
+
+def test_process_pool_gives_the_same_rows():
+    from planetarium.acp.gold import render_gold
+    from planetarium.acp.score import grade_all
+
+    items = [i for i in load_items(FIXTURES / "reach") if i.kind == "gen"]
+    responses = {(i.kind, i.task, i.id): render_gold(i) for i in items[1:]}
+    strip = [{k: v for k, v in r.items() if k != "seconds"} for r in grade_all(items, responses)]
+    pooled = [{k: v for k, v in r.items() if k != "seconds"}
+              for r in grade_all(items, responses, workers=2)]
+    assert pooled == strip and strip[0]["status"] == "missing"

@@ -31,8 +31,10 @@ def acp_group() -> None:
               help="Exact-search budget per question; beyond it a question is 'undecided'.")
 @click.option("--seconds", type=float, default=5.0, show_default=True,
               help="Wall-clock search budget per question; beyond it 'undecided'.")
+@click.option("--workers", type=int, default=1, show_default=True,
+              help="Processes grading in parallel.")
 def score_command(data: str, responses_path: str, out_path: str, semantics: str,
-                  max_states: int, seconds: float) -> None:
+                  max_states: int, seconds: float, workers: int) -> None:
     """Grade RESPONSES against the questions in DATA (a file or a folder of them)."""
     from .data import load_items
     from .model import Budget
@@ -44,7 +46,8 @@ def score_command(data: str, responses_path: str, out_path: str, semantics: str,
         responses = match_responses(items, read_responses(responses_path), responses_path)
         rows = []
         with open(out_path, "w", encoding="utf-8") as out:
-            for row in grade_all(items, responses, semantics, Budget(max_states, seconds)):
+            for row in grade_all(items, responses, semantics, Budget(max_states, seconds),
+                                 workers):
                 out.write(json.dumps(row) + "\n")
                 rows.append(row)
     except (PlanetariumError, OSError) as err:

@@ -90,12 +90,30 @@ def _row(item: AcpItem, verdict: Verdict, seconds: float) -> dict:
             "status": verdict.status, "reason": verdict.reason, "seconds": round(seconds, 4)}
 
 
+def _grade_job(job: tuple) -> dict:
+    item, response, semantics, budget = job
+    if response is _MISSING:
+        return _row(item, Verdict(0.0, "missing", "no response for this question"), 0.0)
+    return grade_item(item, response, semantics, budget)
+
+
+_MISSING = "\0missing"  # a sentinel that survives pickling to worker processes
+
+
 def grade_all(items: list[AcpItem], responses: dict[tuple[str, str, str], object],
-              semantics: str = "paper", budget: Budget | None = None) -> Iterator[dict]:
-    """A row per question; a question without a response scores 0 with status ``missing``."""
-    for item in items:
-        key = (item.kind, item.task, item.id)
-        if key not in responses:
-            yield _row(item, Verdict(0.0, "missing", "no response for this question"), 0.0)
-            continue
-        yield grade_item(item, responses[key], semantics, budget)
+              semantics: str = "paper", budget: Budget | None = None,
+              workers: int = 1) -> Iterator[dict]:
+    """A row per question, in order; a question without a response scores 0 (``missing``).
+
+    With ``workers`` > 1 questions are graded in a process pool: the exact searches are
+    CPU-bound and independent, and each keeps its own per-answer time budget.
+    """
+    jobs = [(item, responses.get((item.kind, item.task, item.id), _MISSING), semantics, budget)
+            for item in items]
+    if workers <= 1:
+        yield from map(_grade_job, jobs)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_grade_job, jobs, chunksize=8)
