@@ -91,13 +91,10 @@ def _row(item: AcpItem, verdict: Verdict, seconds: float) -> dict:
 
 
 def _grade_job(job: tuple) -> dict:
-    item, response, semantics, budget = job
-    if response is _MISSING:
+    item, answered, response, semantics, budget = job
+    if not answered:
         return _row(item, Verdict(0.0, "missing", "no response for this question"), 0.0)
     return grade_item(item, response, semantics, budget)
-
-
-_MISSING = "\0missing"  # a sentinel that survives pickling to worker processes
 
 
 def grade_all(items: list[AcpItem], responses: dict[tuple[str, str, str], object],
@@ -108,8 +105,9 @@ def grade_all(items: list[AcpItem], responses: dict[tuple[str, str, str], object
     With ``workers`` > 1 questions are graded in a process pool: the exact searches are
     CPU-bound and independent, and each keeps its own per-answer time budget.
     """
-    jobs = [(item, responses.get((item.kind, item.task, item.id), _MISSING), semantics, budget)
-            for item in items]
+    keys = [(item.kind, item.task, item.id) for item in items]
+    jobs = [(item, key in responses, responses.get(key), semantics, budget)
+            for item, key in zip(items, keys)]
     if workers <= 1:
         yield from map(_grade_job, jobs)
         return
