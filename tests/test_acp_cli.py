@@ -132,3 +132,24 @@ def test_process_pool_gives_the_same_rows():
     pooled = [{k: v for k, v in r.items() if k != "seconds"}
               for r in grade_all(items, responses, workers=2)]
     assert pooled == strip and strip[0]["status"] == "missing"
+
+
+def test_unsupported_question_pddl_is_an_error_row_not_a_crash(tmp_path):
+    record = json.loads((FIXTURES / "just" / "dev.gen.json").read_text())[0]
+    record["PDDL_domain"] = record["PDDL_domain"].replace(
+        "(:requirements", "(:requirements :negative-preconditions", 1)
+    path = tmp_path / "just.gen.json"
+    path.write_text(json.dumps([record]))
+    runner = CliRunner()
+    gold = tmp_path / "gold.jsonl"
+    result = runner.invoke(main, ["acp", "gold", str(path), "--out", str(gold)])
+    assert result.exit_code == 0 and "skipped gen/just" in result.output
+    responses = tmp_path / "r.jsonl"
+    responses.write_text(json.dumps({"id": record["id"], "response": "(a b)"}) + "\n")
+    out = tmp_path / "o.jsonl"
+    result = runner.invoke(main, ["acp", "score", str(path), "--responses", str(responses),
+                                  "--out", str(out)])
+    row = json.loads(out.read_text())
+    assert result.exit_code == 0
+    assert row["status"] == "error" and row["score"] is None
+    assert "negative-preconditions" in row["reason"]

@@ -68,16 +68,22 @@ def gold_command(data: str, out_path: str) -> None:
     from .data import load_items
     from .gold import render_gold
 
+    written = 0
     try:
         items = load_items(data)
         with open(out_path, "w", encoding="utf-8") as out:
             for item in items:
-                text = render_gold(item) if item.kind == "gen" else render_choice_gold(item)
+                try:
+                    text = render_gold(item) if item.kind == "gen" else render_choice_gold(item)
+                except (PlanetariumError, ValueError) as err:  # one question, not the whole run
+                    click.echo(f"skipped {item.kind}/{item.task} {item.id}: {err}", err=True)
+                    continue
                 out.write(json.dumps({"id": item.id, "task": item.task, "kind": item.kind,
                                       "response": text}) + "\n")
-    except (PlanetariumError, OSError, ValueError) as err:
+                written += 1
+    except (PlanetariumError, OSError) as err:
         _fail(err)
-    click.echo(f"wrote {len(items)} gold answers to {out_path}")
+    click.echo(f"wrote {written} of {len(items)} gold answers to {out_path}")
 
 
 @acp_group.command("report")
