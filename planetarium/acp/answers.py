@@ -63,7 +63,6 @@ class Parsed:
     """
 
     elements: tuple
-    marked: bool
 
 
 @lru_cache(maxsize=1)
@@ -74,15 +73,15 @@ def _parser():
     return lark.Lark(_GRAMMAR, parser="lalr", lexer="contextual")
 
 
-def answer_region(text: str) -> tuple[str, bool]:
-    """The text after the last final-answer marker, or all of it; and whether a marker was seen."""
+def answer_region(text: str) -> str:
+    """The text after the last final-answer marker (when something follows it), or all of it."""
     last = None
     for match in _MARKER.finditer(text):
         last = match
     if last is None:
-        return text, False
+        return text
     rest = text[last.end():]
-    return (rest, True) if rest.strip() else (text, False)
+    return rest if rest.strip() else text
 
 
 def _convert(tree) -> tuple:
@@ -107,7 +106,7 @@ def parse_answer(text: str) -> Parsed:
     """Parse the answer region of ``text``; :class:`AnswerParseError` if it does not balance."""
     if not isinstance(text, str):
         raise AnswerParseError(f"the response is a {type(text).__name__}, not text")
-    region, marked = answer_region(text)
+    region = answer_region(text)
     from lark.exceptions import LarkError
 
     try:
@@ -115,7 +114,7 @@ def parse_answer(text: str) -> Parsed:
     except LarkError as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise AnswerParseError(f"answer does not parse: {first[:120]}") from err
-    return Parsed(_convert(tree), marked)
+    return Parsed(_convert(tree))
 
 
 def _flatten(elements) -> list[tuple]:
@@ -181,11 +180,3 @@ def index(parsed: Parsed) -> int:
         if element[0] == "int":
             return element[1]
     raise AnswerParseError("the answer holds no integer index")
-
-
-def render_step(step: Step) -> str:
-    return "(" + " ".join(step) + ")"
-
-
-def render_list(steps) -> str:
-    return "[" + ", ".join(render_step(s) for s in steps) + "]"

@@ -27,7 +27,6 @@ for _task, _stem in (("app", "applicable_actions"), ("prog", "progression"),
     GROUPS[f"{_stem}_mc"] = (_task, "mcq")
     GROUPS[f"{_stem}_mcq"] = (_task, "mcq")
 
-GEN_TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
 _SUFFIXES = (".json", ".json.gz", ".parquet")
 
 
@@ -50,7 +49,6 @@ class AcpItem:
     domain_pddl: str | None = None
     problem_pddl: str | None = None
     choices: dict | None = field(default=None, compare=False)
-    source: str = field(default="", compare=False)
 
 
 def _records(path: Path) -> list[Any]:
@@ -94,7 +92,7 @@ def _text(record: dict, key: str, where: str, required: bool = True) -> str | No
     return value
 
 
-def _item(record: Any, where: str, source: str) -> AcpItem:
+def _item(record: Any, where: str) -> AcpItem:
     if not isinstance(record, dict):
         raise AcpDataError(f"{where}: expected a question object, found {type(record).__name__}")
     if "id" not in record or isinstance(record["id"], (dict, list)):
@@ -112,7 +110,7 @@ def _item(record: Any, where: str, source: str) -> AcpItem:
         answer=record["answer"],
         domain_pddl=_text(record, "PDDL_domain", where, required=kind == "gen"),
         problem_pddl=_text(record, "PDDL_problem", where, required=kind == "gen"),
-        choices=record.get("choices"), source=source,
+        choices=record.get("choices"),
     )
     if kind == "gen":
         from .gold import check_gold_shape
@@ -127,7 +125,7 @@ def read_file(path: str | Path) -> list[AcpItem]:
     """Every question of one file, checked; raises :class:`AcpDataError` on a malformed one."""
     path = Path(path)
     records = _records(path)
-    return [_item(r, f"{path}: record {i}", str(path)) for i, r in enumerate(records)]
+    return [_item(r, f"{path}: record {i}") for i, r in enumerate(records)]
 
 
 def task_files(path: str | Path) -> list[Path]:
