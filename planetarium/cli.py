@@ -25,6 +25,7 @@ class LazyGroup(click.Group):
         "data": ("planetarium.dataset.cli", "data_group"),
         "eval": ("planetarium.llm.cli", "eval_group"),
         "finetune": ("planetarium.finetune.cli", "finetune_command"),
+        "acp": ("planetarium.acp.cli", "acp_group"),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

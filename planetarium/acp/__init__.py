@@ -1,0 +1,17 @@
+"""ACPBench and ACPBench Hard: read the published questions, parse model answers, grade them.
+
+ACPBench asks yes/no and multiple-choice questions about a PDDL task; ACPBench Hard asks eight
+open-ended ones (applicable actions, progression, reachable atoms and actions, validation, plan
+justification, landmarks, next action) whose answers must be checked symbolically.  Every
+generative question stores the full PDDL domain and problem (the problem's initial state is the
+"current state"), so this package grades each answer *exactly* with the STRIPS core in
+:mod:`planetarium.strips`: sound polynomial certificates first, exact search with a budget
+second, and ``undecided`` (score ``None``) when the budget runs out, never a silent 0 or 1.
+
+Modules: :mod:`.data` (reading files), :mod:`.answers` (the answer grammar), :mod:`.model`
+(one question's grounded task), :mod:`.gen` (the eight exact scorers), :mod:`.gold` (gold
+answers rendered in the prompt format), :mod:`.choice` (yes/no and multiple choice),
+:mod:`.report` (aggregates), :mod:`.cli` (``planetarium acp``).  Nothing heavy is imported here.
+"""
+
+from __future__ import annotations

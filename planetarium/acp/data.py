@@ -1,0 +1,157 @@
+"""Reading ACPBench / ACPBench Hard question files: JSON, JSON.gz and Hugging Face Parquet.
+
+The published layout is ``dataset/<task>/<split>.{bool,mcq,gen}.json[.gz]`` (a JSON list of
+question objects); the Hugging Face copy stores the same records as Parquet.  A file that is not
+what we expect is refused with one line naming the file, the record and the key, never a
+traceback, so a user pointing the CLI at the wrong folder learns what is wrong at once.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import PlanetariumError
+
+#: ``group`` field of a record -> (short task name, question kind).
+GROUPS: dict[str, tuple[str, str]] = {}
+for _task, _stem in (("app", "applicable_actions"), ("prog", "progression"),
+                     ("reach", "reachable_atom"), ("areach", "reachable_action"),
+                     ("val", "validation"), ("just", "action_justification"),
+                     ("land", "landmarks"), ("nexta", "goal_closer")):
+    GROUPS[f"{_stem}_gen"] = (_task, "gen")
+    GROUPS[f"{_stem}_bool"] = (_task, "bool")
+    GROUPS[f"{_stem}_mc"] = (_task, "mcq")
+    GROUPS[f"{_stem}_mcq"] = (_task, "mcq")
+
+_SUFFIXES = (".json", ".json.gz", ".parquet")
+
+
+class AcpDataError(PlanetariumError, ValueError):
+    """A question file that is not in the ACPBench layout (names file, record and key)."""
+
+
+@dataclass(frozen=True)
+class AcpItem:
+    """One question.  ``answer`` is the stored gold exactly as published (its shape depends on
+    the task); ``domain_pddl`` and ``problem_pddl`` are present for generative questions."""
+
+    id: str
+    task: str
+    kind: str  # "gen", "bool" or "mcq"
+    group: str
+    context: str
+    question: str
+    answer: Any
+    domain_pddl: str | None = None
+    problem_pddl: str | None = None
+    choices: dict | None = field(default=None, compare=False)
+
+
+def _records(path: Path) -> list[Any]:
+    name = path.name.lower()
+    try:
+        if name.endswith(".parquet"):
+            from ..errors import require
+
+            pq = require("pyarrow.parquet", "data")
+            return pq.read_table(path).to_pylist()
+        if name.endswith(".gz"):
+            with gzip.open(path, "rt", encoding="utf-8") as handle:
+                text = handle.read()
+        else:
+            text = path.read_text(encoding="utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as err:
+        raise AcpDataError(f"{path}: cannot read: {err}") from err
+    except Exception as err:  # pyarrow raises its own hierarchy (ArrowInvalid, ...)
+        if type(err).__module__.startswith("pyarrow"):
+            raise AcpDataError(f"{path}: not a readable Parquet file: {err}") from err
+        raise
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise AcpDataError(f"{path}: line {err.lineno}: not valid JSON ({err.msg})") from err
+    if isinstance(data, dict) and isinstance(data.get("data"), list):
+        data = data["data"]
+    if not isinstance(data, list):
+        raise AcpDataError(f"{path}: expected a JSON list of question objects, "
+                           f"found {type(data).__name__}")
+    return data
+
+
+def _text(record: dict, key: str, where: str, required: bool = True) -> str | None:
+    value = record.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        found = "nothing" if value is None else type(value).__name__
+        raise AcpDataError(f"{where}: key '{key}' must be a string, found {found}")
+    return value
+
+
+def _item(record: Any, where: str) -> AcpItem:
+    if not isinstance(record, dict):
+        raise AcpDataError(f"{where}: expected a question object, found {type(record).__name__}")
+    if "id" not in record or isinstance(record["id"], (dict, list)):
+        raise AcpDataError(f"{where}: key 'id' is missing or not a scalar")
+    group = _text(record, "group", where)
+    if group not in GROUPS:
+        raise AcpDataError(f"{where}: unknown group '{group}' (expected one of "
+                           f"{', '.join(sorted(GROUPS))})")
+    task, kind = GROUPS[group]
+    if "answer" not in record:
+        raise AcpDataError(f"{where}: key 'answer' is missing")
+    item = AcpItem(
+        id=str(record["id"]), task=task, kind=kind, group=group,
+        context=_text(record, "context", where), question=_text(record, "question", where),
+        answer=record["answer"],
+        domain_pddl=_text(record, "PDDL_domain", where, required=kind == "gen"),
+        problem_pddl=_text(record, "PDDL_problem", where, required=kind == "gen"),
+        choices=record.get("choices"),
+    )
+    if kind == "gen":
+        from .gold import check_gold_shape
+
+        problem = check_gold_shape(task, item.answer)
+        if problem:
+            raise AcpDataError(f"{where}: key 'answer': {problem}")
+    return item
+
+
+def read_file(path: str | Path) -> list[AcpItem]:
+    """Every question of one file, checked; raises :class:`AcpDataError` on a malformed one."""
+    path = Path(path)
+    records = _records(path)
+    return [_item(r, f"{path}: record {i}") for i, r in enumerate(records)]
+
+
+def task_files(path: str | Path) -> list[Path]:
+    """``path`` itself when it is a file, else every question file below the folder (sorted)."""
+    path = Path(path)
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise AcpDataError(f"{path}: no such file or folder")
+    files = sorted(p for p in path.rglob("*") if p.is_file()
+                   and p.name.lower().endswith(_SUFFIXES))
+    if not files:
+        raise AcpDataError(f"{path}: no question files (*.json, *.json.gz, *.parquet) in it")
+    return files
+
+
+def load_items(path: str | Path) -> list[AcpItem]:
+    """Every question in a file or a folder of files; ids must be unique within a group."""
+    items: list[AcpItem] = []
+    seen: dict[tuple[str, str], str] = {}
+    for file in task_files(path):
+        for item in read_file(file):
+            key = (item.group, item.id)  # published ids repeat across tasks, not within one
+            if key in seen:
+                raise AcpDataError(f"{file}: question id {item.id} ({item.group}) also appears "
+                                   f"in {seen[key]}")
+            seen[key] = str(file)
+            items.append(item)
+    return items

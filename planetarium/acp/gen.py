@@ -1,0 +1,437 @@
+"""Exact scorers for ACPBench Hard's eight generative tasks.
+
+Each scorer takes the question's grounded task, the parsed answer and the options, and returns a
+:class:`Verdict`: ``score`` 1.0 or 0.0 with a reason that says *why* (the missing effect, the
+inapplicable action and its false preconditions, the plan that reaches the "unreachable" atom),
+or ``None`` with status ``undecided`` when the exact search ran out of budget.
+
+Definitions (the paper's, the default) and where ``semantics="published"`` differs:
+
+* ``app``: the answered set equals the set of ground actions applicable in the current state.
+* ``prog``: the answered lists equal ``t - s`` and ``s - t`` for ``t`` the successor state.
+* ``reach``: the answered atom, a type-consistent atom of a fluent predicate (the question's
+  "available propositions"), holds in no reachable state; ``None`` is right iff every such atom
+  is reachable.  *published*: the atom is looked up in the stored example list (``None`` right
+  iff the list is empty), so a correct unreachable atom missing from the examples scores 0.
+* ``areach``: the answered type-consistent ground action is applicable in no reachable state;
+  ``None`` right iff every such action can become applicable.  *published*: lookup as for reach.
+* ``val``: the answer is the 0-based index of the first action whose preconditions fail.
+* ``just``: the answer is the plan with one action, or two consecutive actions, removed, and is
+  still a plan.  *published*: any proper in-order subsequence that is still a plan is accepted.
+* ``land``: the answered atom holds neither now nor in the goal, and every plan makes it true
+  (the goal is unreachable when it is forbidden); ``None`` right iff no such atom exists.
+  *published*: the atom is looked up in the stored ``yes`` list.
+* ``nexta``: the answered action is applicable and ``h*(s[a]) = h*(s) - 1``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..errors import PlanetariumError, ResourceLimitError
+from ..strips.relaxed import (
+    astar_length,
+    bit_task,
+    h2_mutex,
+    optimal_length,
+    plan_exists,
+    relaxed_closure,
+)
+from ..strips.validate import validate_plan
+from .answers import AnswerParseError, Parsed, index, single, step_list, two_lists
+from .data import AcpItem
+from .gold import as_step
+from .model import AcpTask, Step
+from .questions import described_action, question_plan
+
+SEMANTICS = ("paper", "published")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One graded answer.  ``status``: correct, wrong, unparseable, undecided or error."""
+
+    score: float | None
+    status: str
+    reason: str
+
+
+def right(reason: str) -> Verdict:
+    return Verdict(1.0, "correct", reason)
+
+
+def wrong(reason: str) -> Verdict:
+    return Verdict(0.0, "wrong", reason)
+
+
+def undecided(reason: str) -> Verdict:
+    return Verdict(None, "undecided", reason)
+
+
+def show(step: Step) -> str:
+    return "(" + " ".join(step) + ")"
+
+
+def _shows(steps, limit: int = 4) -> str:
+    steps = sorted(steps)
+    more = f" and {len(steps) - limit} more" if len(steps) > limit else ""
+    return ", ".join(show(s) for s in steps[:limit]) + more
+
+
+def _missing_pre(task: AcpTask, step: Step, state=None) -> str:
+    action = task.action(step)
+    if isinstance(action, str):
+        return action
+    state = task.state if state is None else state
+    return "false precondition(s) " + _shows(action.pre - state)
+
+
+# --- app / prog / val / just -----------------------------------------------------------------
+
+def score_app(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+    answered = set(step_list(parsed))
+    if not answered and not any(e[0] == "list" for e in parsed.elements):
+        return wrong("no actions in the answer")
+    truth = task.applicable()
+    extra, missing = answered - truth, truth - answered
+    if not extra and not missing:
+        return right(f"all {len(truth)} applicable actions, nothing else")
+    parts = []
+    if extra:
+        first = min(extra)
+        parts.append(f"{len(extra)} not applicable, e.g. {show(first)}: {_missing_pre(task, first)}")
+    if missing:
+        parts.append(f"{len(missing)} applicable action(s) missing: {_shows(missing)}")
+    return wrong("; ".join(parts))
+
+
+def score_prog(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+    step, why = described_action(task, item.question)
+    if step is None:
+        return undecided(f"cannot tell which action the question means: {why}")
+    pos, neg = two_lists(parsed)
+    true_pos, true_neg = task.effects(step)
+    problems = []
+    for name, got, want in (("positive", set(pos), set(true_pos)),
+                            ("negative", set(neg), set(true_neg))):
+        if got - want:
+            problems.append(f"not a {name} effect: {_shows(got - want)}")
+        if want - got:
+            problems.append(f"missing {name} effect: {_shows(want - got)}")
+    if problems:
+        return wrong(f"{show(step)}: " + "; ".join(problems))
+    return right(f"{show(step)}: {len(true_pos)} positive, {len(true_neg)} negative effects")
+
+
+def _first_failure(task: AcpTask, plan: list[Step]) -> tuple[int | None, str]:
+    result = validate_plan(task.domain, task.problem, plan)
+    if result.step is None:
+        return None, result.message
+    return result.step, result.message
+
+
+def score_val(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+    answer = index(parsed)
+    plan = question_plan(item.question)
+    first, message = _first_failure(task, plan)
+    if first is None:
+        return undecided(f"every action of the quoted plan is applicable ({message})")
+    if answer == first:
+        return right(f"action {first} {show(plan[first])} is the first inapplicable: {message}")
+    if 0 <= answer < first:
+        return wrong(f"action {answer} {show(plan[answer])} is applicable there; the first "
+                     f"inapplicable is {first}")
+    return wrong(f"index {answer} is past the first inapplicable action {first} "
+                 f"{show(plan[first])}" if answer >= 0 else f"index {answer} is negative")
+
+
+def _is_subsequence(short: list[Step], long: list[Step]) -> bool:
+    it = iter(long)
+    return all(any(step == other for other in it) for step in short)
+
+
+def score_just(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+    answer = step_list(parsed)
+    plan = question_plan(item.question)
+    if not answer:
+        return wrong("no plan in the answer")
+    removed = len(plan) - len(answer)
+    if removed <= 0 or not _is_subsequence(answer, plan):
+        extra = Counter(answer) - Counter(plan)
+        why = (f"it adds {_shows(extra)}" if extra else
+               "it reorders the actions" if removed > 0 else f"it removes {removed} action(s)")
+        return wrong(f"not a proper in-order subsequence of the plan: {why}")
+    if semantics == "paper":
+        ok = any(plan[:i] + plan[i + w:] == answer
+                 for w in (1, 2) if w == removed for i in range(len(plan) - w + 1))
+        if not ok:
+            return wrong(f"removes {removed} action(s), not one action or two consecutive ones")
+    result = validate_plan(task.domain, task.problem, answer)
+    if not result.ok:
+        return wrong(f"the simplified plan is not a plan: {result.message}")
+    return right(f"removes {removed} action(s) and still reaches the goal")
+
+
+# --- reachability, landmarks, next action -----------------------------------------------------
+
+def _search(task: AcpTask, goal, forbidden=()):
+    instances, _ = task.relaxed
+    return plan_exists(bit_task(instances, task.state, goal, forbidden), task.budget.max_states,
+                       task.remaining())
+
+
+def _shortest(task: AcpTask, state, bound: int | None = None) -> int | None:
+    """Optimal plan length from ``state``: breadth-first on a small budget, then A* + LM-cut."""
+    instances, _ = task.relaxed
+    ground = bit_task(instances, state, task.problem.goal)
+    deadline = task.cache.get("deadline")
+    try:
+        return optimal_length(ground, min(task.budget.max_states, 20_000), bound, deadline)
+    except ResourceLimitError:
+        return astar_length(ground, task.budget.max_states, bound, deadline)
+
+
+def _atom_reachable(task: AcpTask, atom: Step) -> Verdict | bool:
+    """True/False, or an undecided verdict; False only by certificate or exhaustive search."""
+    if atom in task.state:
+        return True
+    if atom not in task.relaxed[1] or atom not in task.h2:
+        return False
+    try:
+        return _search(task, [atom]) is not None
+    except ResourceLimitError as err:
+        return undecided(f"search for a state holding {show(atom)}: {err}")
+
+
+def _stored(item: AcpItem, key: str | None = None) -> set[Step]:
+    values = item.answer if key is None else item.answer[key]
+    return {as_step(v) for v in values}
+
+
+def score_reach(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+    atom = single(parsed)
+    if semantics == "published":
+        if atom is None:
+            return (right if not item.answer else wrong)("None vs the stored examples")
+        return (right if atom in _stored(item) else wrong)("lookup in the stored examples")
+    if atom is None:
+        return _none_reach(task)
+    problem = task.atom_problem(atom)
+    if problem:
+        return wrong(f"{show(atom)} is not a proposition of the task: {problem}")
+    reachable = _atom_reachable(task, atom)
+    if isinstance(reachable, Verdict):
+        return reachable
+    if reachable:
+        where = "holds in the current state" if atom in task.state else "a reachable state holds it"
+        return wrong(f"reachable atom: {show(atom)} ({where})")
+    how = ("not even delete-relaxed reachable" if atom not in task.relaxed[1]
+           else "h^2 finds no way to reach it" if atom not in task.h2
+           else "exhaustive search found no reachable state holding it")
+    return right(f"{show(atom)} is unreachable: {how}")
+
+
+def _none_reach(task: AcpTask) -> Verdict:
+    reached = task.relaxed[1]
+    for atom in task.universe_atoms():
+        if atom not in reached:
+            return wrong(f"None, but {show(atom)} is unreachable (not delete-relaxed reachable)")
+    seen = set(task.state)
+    for atom in task.universe_atoms():
+        if atom in seen:
+            continue
+        try:
+            plan = _search(task, [atom])
+        except ResourceLimitError as err:
+            return undecided(f"None: cannot decide whether {show(atom)} is reachable: {err}")
+        if plan is None:
+            return wrong(f"None, but {show(atom)} is unreachable (exhaustive search)")
+        seen |= _visited_atoms(task, plan)
+    return right("None: every proposition of the task is reachable")
+
+
+def _visited_atoms(task: AcpTask, plan) -> set:
+    state = task.state
+    seen = set(state)
+    for step in plan:
+        state = task.action(tuple(step)).apply(state)
+        seen |= state
+    return seen
+
+
+def _action_reachable(task: AcpTask, step: Step) -> Verdict | bool | str:
+    action = task.action(step)
+    if action.pre <= task.state:
+        return True
+    missing = action.pre - task.relaxed[1]
+    if missing:
+        return f"precondition {_shows(missing)} never holds (not delete-relaxed reachable)"
+    mutex = h2_mutex(task.h2, action.pre)
+    if mutex:
+        return f"preconditions {_shows(set(mutex))} never hold together (h^2 mutex)"
+    try:
+        plan = _search(task, action.pre)
+    except ResourceLimitError as err:
+        return undecided(f"search for a state where {show(step)} applies: {err}")
+    return True if plan is not None else "exhaustive search found no state where it applies"
+
+
+def score_areach(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+    step = single(parsed)
+    if semantics == "published":
+        if step is None:
+            return (right if not item.answer else wrong)("None vs the stored examples")
+        return (right if step in _stored(item) else wrong)("lookup in the stored examples")
+    if step is None:
+        return _none_areach(task)
+    action = task.action(step)
+    if isinstance(action, str):
+        return wrong(f"{show(step)} is not a ground action of the task: {action}")
+    verdict = _action_reachable(task, step)
+    if isinstance(verdict, Verdict):
+        return verdict
+    if verdict is True:
+        return wrong(f"reachable action: {show(step)} can become applicable")
+    return right(f"{show(step)} can never become applicable: {verdict}")
+
+
+def _none_areach(task: AcpTask) -> Verdict:
+    reached = task.relaxed[1]
+    steps = list(task.universe_actions())
+    for step in steps:
+        action = task.action(step)
+        if not action.pre <= reached:
+            return wrong(f"None, but {show(step)} can never become applicable (precondition "
+                         f"{_shows(action.pre - reached)} is not delete-relaxed reachable)")
+    for step in steps:
+        mutex = h2_mutex(task.h2, task.action(step).pre)
+        if mutex:
+            return wrong(f"None, but {show(step)} can never become applicable (preconditions "
+                         f"{_shows(set(mutex))} are h^2 mutex)")
+    for step in steps:
+        verdict = _action_reachable(task, step)
+        if isinstance(verdict, Verdict):
+            return undecided(f"None: {verdict.reason}")
+        if verdict is not True:
+            return wrong(f"None, but {show(step)} can never become applicable: {verdict}")
+    return right("None: every ground action can become applicable")
+
+
+def _is_landmark(task: AcpTask, atom: Step) -> Verdict | tuple[bool, str]:
+    instances, _ = task.relaxed
+    if not task.problem.goal <= relaxed_closure(instances, task.state, [atom]):
+        return True, "without it the goal is not even delete-relaxed reachable"
+    try:
+        plan = _search(task, task.problem.goal, [atom])
+    except ResourceLimitError as err:
+        return undecided(f"search for a plan avoiding {show(atom)}: {err}")
+    if plan is None:
+        return True, "exhaustive search found no plan avoiding it"
+    return False, f"a plan of {len(plan)} step(s) never makes it true"
+
+
+def score_land(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+    atom = single(parsed)
+    if semantics == "published":
+        if atom is None:
+            return (right if not item.answer["yes"] else wrong)("None vs the stored landmarks")
+        return (right if atom in _stored(item, "yes") else wrong)("lookup in the stored landmarks")
+    if atom is None:
+        return _none_land(task)
+    problem = task.atom_problem(atom)
+    if problem:
+        return wrong(f"{show(atom)} is not a proposition of the task: {problem}")
+    if atom in task.state or atom in task.problem.goal:
+        where = "the current state" if atom in task.state else "the goal"
+        return wrong(f"trivial: {show(atom)} holds in {where}")
+    verdict = _is_landmark(task, atom)
+    if isinstance(verdict, Verdict):
+        return verdict
+    ok, why = verdict
+    return (right if ok else wrong)(f"{show(atom)} {'is' if ok else 'is not'} a landmark: {why}")
+
+
+def _none_land(task: AcpTask) -> Verdict:
+    try:
+        plan = _search(task, task.problem.goal)
+    except ResourceLimitError as err:
+        return undecided(f"None: no plan found within the budget: {err}")
+    if plan is None:
+        return undecided("None: the goal is unreachable, so every fact is vacuously a landmark")
+    # A landmark lies on every plan, so only the atoms this plan visits can be one.
+    trivial = set(task.state) | set(task.problem.goal)
+    for atom in sorted(_visited_atoms(task, plan) - trivial):
+        if atom[0] not in task.fluents:
+            continue
+        verdict = _is_landmark(task, atom)
+        if isinstance(verdict, Verdict):
+            return undecided(f"None: {verdict.reason}")
+        if verdict[0]:
+            return wrong(f"None, but {show(atom)} is a non-trivial landmark: {verdict[1]}")
+    return right("None: no fact other than the initial and goal ones lies on every plan")
+
+
+def optimal_cost(task: AcpTask) -> int | None:
+    """h*(current state): the length of a shortest plan, ``None`` when the goal is unreachable."""
+    if "h*" not in task.cache:
+        task.cache["h*"] = _shortest(task, task.state)
+    return task.cache["h*"]
+
+
+def score_nexta(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+    step = single(parsed)
+    if step is None:
+        return wrong("None is not an action")
+    action = task.action(step)
+    if isinstance(action, str):
+        return wrong(f"{show(step)} is not a ground action of the task: {action}")
+    if not action.applicable(task.state):
+        return wrong(f"not applicable: {show(step)} has {_missing_pre(task, step)}")
+    try:
+        h_star = optimal_cost(task)
+        if h_star is None:
+            return undecided("the goal is unreachable from the current state")
+        if h_star == 0:
+            return wrong("the goal already holds; no action brings it closer")
+        closer = _shortest(task, action.apply(task.state), bound=h_star - 1)
+    except ResourceLimitError as err:
+        return undecided(f"optimal search: {err}")
+    if closer == h_star - 1:
+        return right(f"h* drops from {h_star} to {h_star - 1}")
+    return wrong(f"h* is {h_star} now and not {h_star - 1} after {show(step)}")
+
+
+SCORERS: dict[str, Callable[[AcpTask, AcpItem, Parsed, str], Verdict]] = {
+    "app": score_app, "prog": score_prog, "reach": score_reach, "areach": score_areach,
+    "val": score_val, "just": score_just, "land": score_land, "nexta": score_nexta,
+}
+
+
+def score_gen(item: AcpItem, response: object, task: AcpTask | None = None,
+              semantics: str = "paper") -> Verdict:
+    """Grade one response to a generative question."""
+    from .answers import parse_answer
+
+    if semantics not in SEMANTICS:
+        raise ValueError(f"semantics must be one of {SEMANTICS}, got '{semantics}'")
+    if response is None or (isinstance(response, str) and not response.strip()):
+        return Verdict(0.0, "unparseable", "empty response")
+    try:
+        parsed = parse_answer(response)
+    except AnswerParseError as err:
+        return Verdict(0.0, "unparseable", str(err))
+    try:
+        task = task or AcpTask.from_item(item)
+    except PlanetariumError as err:  # the question's own PDDL: a data problem, not the model's
+        return Verdict(None, "error", f"cannot read the question's PDDL: {err}")
+    import time
+
+    task.cache["deadline"] = time.monotonic() + task.budget.seconds
+    try:
+        return SCORERS[item.task](task, item, parsed, semantics)
+    except AnswerParseError as err:
+        return Verdict(0.0, "unparseable", str(err))
+    except ValueError as err:  # a question whose text does not hold what the task needs
+        return Verdict(None, "error", f"question {item.id}: {err}")

@@ -1,0 +1,117 @@
+"""Grading many responses: match them to questions and write one result row per question.
+
+Published ids repeat across tasks (the same id can be a landmark and a reachability question),
+so a response may carry ``task`` to say which question it answers; a bare ``id`` that matches
+questions of several tasks is refused with the line that holds it rather than guessed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import PlanetariumError
+from .data import AcpDataError, AcpItem
+from .gen import Verdict, score_gen
+from .model import Budget
+
+
+def read_responses(path: str | Path) -> list[dict]:
+    """``{"id", "response"[, "task"]}`` per line; errors name the file and line."""
+    rows = []
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise AcpDataError(f"{path}: cannot read: {err}") from err
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise AcpDataError(f"{path}: line {number}: not valid JSON ({err.msg})") from err
+        if not isinstance(row, dict) or "id" not in row or "response" not in row:
+            raise AcpDataError(f"{path}: line {number}: expected an object with keys 'id' and "
+                               "'response'")
+        row["_line"] = number
+        rows.append(row)
+    return rows
+
+
+def match_responses(items: list[AcpItem], responses: list[dict],
+                    source: str = "responses") -> dict[tuple[str, str, str], object]:
+    """Map each question's ``(kind, task, id)`` to its response text."""
+    by_id: dict[str, list[AcpItem]] = {}
+    for item in items:
+        by_id.setdefault(item.id, []).append(item)
+    out: dict[tuple[str, str, str], object] = {}
+    for row in responses:
+        rid = str(row["id"])
+        candidates = by_id.get(rid, [])
+        if "task" in row:
+            candidates = [i for i in candidates if i.task == row["task"]]
+        if "kind" in row:
+            candidates = [i for i in candidates if i.kind == row["kind"]]
+        if len(candidates) > 1:
+            tasks = ", ".join(sorted({f"{i.kind}/{i.task}" for i in candidates}))
+            raise AcpDataError(f"{source}: line {row['_line']}: id {rid} names questions of "
+                               f"several tasks ({tasks}); add \"task\" (and \"kind\") to the line")
+        if candidates:
+            item = candidates[0]
+            out[(item.kind, item.task, item.id)] = row["response"]
+    return out
+
+
+def grade_item(item: AcpItem, response: object, semantics: str = "paper",
+               budget: Budget | None = None) -> dict:
+    """One result row: id, task, kind, score, status, reason, seconds."""
+    from .choice import score_choice
+    from .model import AcpTask
+
+    start = time.perf_counter()
+    if item.kind == "gen":
+        task = None
+        if budget is not None:
+            try:
+                task = AcpTask.from_item(item, budget)
+            except PlanetariumError:  # score_gen reports an unreadable question itself
+                task = None
+        verdict = score_gen(item, response, task, semantics)
+    else:
+        verdict = score_choice(item, response)
+    return _row(item, verdict, time.perf_counter() - start)
+
+
+def _row(item: AcpItem, verdict: Verdict, seconds: float) -> dict:
+    return {"id": item.id, "task": item.task, "kind": item.kind, "score": verdict.score,
+            "status": verdict.status, "reason": verdict.reason, "seconds": round(seconds, 4)}
+
+
+def _grade_job(job: tuple) -> dict:
+    item, answered, response, semantics, budget = job
+    if not answered:
+        return _row(item, Verdict(0.0, "missing", "no response for this question"), 0.0)
+    return grade_item(item, response, semantics, budget)
+
+
+def grade_all(items: list[AcpItem], responses: dict[tuple[str, str, str], object],
+              semantics: str = "paper", budget: Budget | None = None,
+              workers: int = 1) -> Iterator[dict]:
+    """A row per question, in order; a question without a response scores 0 (``missing``).
+
+    With ``workers`` > 1 questions are graded in a process pool: the exact searches are
+    CPU-bound and independent, and each keeps its own per-answer time budget.
+    """
+    keys = [(item.kind, item.task, item.id) for item in items]
+    jobs = [(item, key in responses, responses.get(key), semantics, budget)
+            for item, key in zip(items, keys)]
+    if workers <= 1:
+        yield from map(_grade_job, jobs)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_grade_job, jobs, chunksize=8)

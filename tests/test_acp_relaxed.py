@@ -1,0 +1,69 @@
+"""planetarium.strips.relaxed against brute force on small real tasks (ACPBench dev fixtures)."""
+
+from pathlib import Path
+
+import pytest
+
+from planetarium.acp.data import load_items
+from planetarium.acp.model import AcpTask
+from planetarium.strips.grounding import ground_actions, reachable_states
+from planetarium.strips.relaxed import (
+    LMCut,
+    astar_length,
+    bit_task,
+    h2_mutex,
+    h2_reachable_pairs,
+    optimal_length,
+    relaxed_closure,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures" / "acp"
+SMALL = [i for i in load_items(FIXTURES) if i.kind == "gen"
+         and AcpTask.from_item(i).domain.name in ("blocksworld-4ops", "ferry")
+         and len(AcpTask.from_item(i).problem.objects) <= 8]
+
+
+def _states(task):
+    return list(reachable_states(list(ground_actions(task.domain, task.problem)), task.state,
+                                 200_000))
+
+
+@pytest.mark.parametrize("item", SMALL[:4], ids=lambda i: f"{i.task}-{i.id}")
+def test_relaxation_and_h2_over_approximate_the_reachable_states(item):
+    task = AcpTask.from_item(item)
+    states = _states(task)
+    closure = relaxed_closure(task.relaxed[0], task.state)
+    pairs = h2_reachable_pairs(task.relaxed[0], task.state)
+    for state in states:
+        assert state <= closure
+        assert h2_mutex(pairs, state) is None  # no two atoms of a reachable state are mutex
+
+
+def test_h2_finds_a_mutex_the_relaxation_misses():
+    item = next(i for i in SMALL if AcpTask.from_item(i).domain.name == "blocksworld-4ops")
+    task = AcpTask.from_item(item)
+    pairs = h2_reachable_pairs(task.relaxed[0], task.state)
+    block = task.problem.objects[0]
+    both = [("holding", block), ("clear", block)]
+    assert set(both) <= relaxed_closure(task.relaxed[0], task.state)
+    assert h2_mutex(pairs, both) is not None
+
+
+@pytest.mark.parametrize("item", [i for i in SMALL if i.task == "nexta"][:3] or SMALL[:2],
+                         ids=lambda i: f"{i.task}-{i.id}")
+def test_astar_lmcut_equals_breadth_first_and_lmcut_is_admissible(item):
+    task = AcpTask.from_item(item)
+    ground = bit_task(task.relaxed[0], task.state, task.problem.goal)
+    exact = optimal_length(ground, 500_000)
+    assert astar_length(ground, 500_000) == exact
+    assert LMCut(ground)(ground.init) <= exact
+    if exact:
+        assert optimal_length(ground, 500_000, bound=exact - 1) is None
+        assert astar_length(ground, 500_000, bound=exact - 1) is None
+
+
+def test_forbidding_every_goal_achiever_makes_the_goal_relaxed_unreachable():
+    task = AcpTask.from_item(SMALL[0])
+    missing = next(iter(task.problem.goal - task.state))
+    closure = relaxed_closure(task.relaxed[0], task.state, [missing])
+    assert missing not in closure
