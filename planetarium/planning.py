@@ -27,6 +27,8 @@ from .pddl.problem import Problem
 from .pddl.writer import problem_to_pddl
 from .strips.plan_io import GroundStep, parse_plan
 from .strips.grounding import fits_type
+from .limits import time_limit
+from .strips.exact import solve_exhaustively
 from .strips.search import solve_by_search
 from .strips.validate import validate_plan
 
@@ -49,10 +51,15 @@ def check_solvable(domain: Domain, problem: Problem, timeout_s: float | None = 1
     """Solve ``problem`` with ``domain``'s planner and validate the plan it returns.
 
     A plan that fails validation is reported "unknown" with the validator's message: a planner
-    bug must never turn into a false "solvable".
+    bug must never turn into a false "solvable".  Goals with negative literals or ``or`` /
+    ``exists`` / ... go to the bounded exhaustive search (a time-out or budget is "unknown").
     """
     try:
-        plan = domain.solve(problem, timeout_s)
+        if problem.has_plain_goal:
+            plan = domain.solve(problem, timeout_s)
+        else:  # domain planners know positive goals only: search under the full goal test
+            with time_limit(timeout_s):
+                plan = solve_exhaustively(domain.definition, problem)
     except ResourceLimitError as err:
         return SolveResult("unknown", None, str(err))
     if plan is None:

@@ -60,6 +60,17 @@ class Domain:
 
         return reachable_goal_intersection(self.definition, problem, DEFAULT_MAX_STATES)
 
+    def closed_form_covers(self, problem: Problem) -> bool:
+        """Whether :meth:`fully_specify` decides ``problem``'s initial state without enumerating
+        states, so calling it once per candidate atom (negative goals) stays cheap."""
+        return False
+
+    def reachability_ignores_init(self, problem: Problem) -> bool:
+        """Whether the reachable states of ``problem`` are determined by its objects alone (every
+        bijection of objects maps them onto another such problem's), as for Blocks World from
+        any well-formed initial state.  Lets the strict placeholder check skip enumeration."""
+        return False
+
     def solve(self, problem: Problem, timeout_s: float | None = None) -> Plan | None:
         """A plan for ``problem``, or ``None`` if it has none.
 

@@ -166,3 +166,8 @@ def fully_specify(domain: Domain, problem: Problem) -> frozenset[Atom] | None:
     if not unplaced:
         forced += [("free", g) for g in untaken]
     return goal.union(world.static, forced)
+
+
+def closed_form_covers(problem: Problem) -> bool:
+    """Whether :func:`fully_specify` uses the closed form (a well-formed initial state)."""
+    return _read_world(problem) is not None
