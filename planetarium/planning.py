@@ -17,7 +17,7 @@ import os
 import tempfile
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Literal
 
@@ -51,19 +51,35 @@ def check_solvable(domain: Domain, problem: Problem, timeout_s: float | None = 1
     """Solve ``problem`` with ``domain``'s planner and validate the plan it returns.
 
     A plan that fails validation is reported "unknown" with the validator's message: a planner
-    bug must never turn into a false "solvable".  Goals with negative literals or ``or`` /
-    ``exists`` / ... go to the bounded exhaustive search (a time-out or budget is "unknown").
+    bug must never turn into a false "solvable".  For a goal with negative literals the domain
+    planner solves its positive part first (no plan there: none for the goal; a plan that also
+    keeps the negative literals false: done); otherwise, and for ``or`` / ``exists`` / ...
+    goals, the bounded exhaustive search decides (running out is "unknown").
     """
+    contradiction = sorted(problem.goal & problem.negative_goal)
+    if contradiction:
+        return SolveResult("unsolvable", None, "the goal requires both "
+                           f"({' '.join(contradiction[0])}) and its negation")
+    start = time.monotonic()
+    planner = f"{domain.name} planner"
     try:
-        if problem.has_plain_goal:
-            plan = domain.solve(problem, timeout_s)
-        else:  # domain planners know positive goals only: search under the full goal test
-            with time_limit(timeout_s):
+        plan = domain.solve(replace(problem, negative_goal=frozenset(), goal_formula=None),
+                            timeout_s) if problem.goal_formula is None else None
+        if not problem.has_plain_goal and (plan is None or not validate_plan(
+                domain.definition, problem, plan).ok):
+            # The positive part alone has no plan (then neither has the goal), or its plan
+            # misses the negative literals / formula: search under the full goal test.
+            if problem.goal_formula is None and plan is None:
+                return SolveResult("unsolvable", None, f"no plan exists ({planner}, positive "
+                                                       "part of the goal)")
+            planner = "exhaustive search"
+            left = None if timeout_s is None else max(0.0, timeout_s - (time.monotonic() - start))
+            with time_limit(left):
                 plan = solve_exhaustively(domain.definition, problem)
     except ResourceLimitError as err:
         return SolveResult("unknown", None, str(err))
     if plan is None:
-        return SolveResult("unsolvable", None, f"no plan exists ({domain.name} planner)")
+        return SolveResult("unsolvable", None, f"no plan exists ({planner})")
     verdict = validate_plan(domain.definition, problem, plan)
     if not verdict.ok:
         return SolveResult("unknown", None, f"planner returned an invalid plan: {verdict.message}")
