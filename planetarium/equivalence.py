@@ -24,13 +24,20 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-
-from typing import Iterable
 
 from .domains.base import Domain
 from .goalsets import Closure, literal_closure
-from .graph import GOAL, GOAL_FALSE, INIT, SearchBudget, build_graph, isomorphic, with_scene
+from .graph import (
+    GOAL,
+    GOAL_FALSE,
+    INIT,
+    SearchBudget,
+    build_graph,
+    isomorphic,
+    with_scene,
+)
 from .pddl.problem import Problem
 
 #: Placeholder semantics: the paper's (init and fully specified goal scenes isomorphic
@@ -117,14 +124,14 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
     init_a, init_b = _init_graph(a, anchors), _init_graph(b, anchors)
     plain = a.has_plain_goal and b.has_plain_goal
     if plain:
-        if _predicate_counts(a.goal) == _predicate_counts(b.goal):
-            if isomorphic(with_scene(init_a, a.objects, GOAL, a.goal),
-                          with_scene(init_b, b.objects, GOAL, b.goal), budget):
-                return Verdict(True, "the same problem up to renaming objects")
-    elif a.goal_formula is None and b.goal_formula is None:
-        if isomorphic(_with_goal(init_a, a, a.goal, a.negative_goal),
-                      _with_goal(init_b, b, b.goal, b.negative_goal), budget):
+        if _predicate_counts(a.goal) == _predicate_counts(b.goal) and isomorphic(
+                with_scene(init_a, a.objects, GOAL, a.goal),
+                with_scene(init_b, b.objects, GOAL, b.goal), budget):
             return Verdict(True, "the same problem up to renaming objects")
+    elif a.goal_formula is None and b.goal_formula is None and isomorphic(
+            _with_goal(init_a, a, a.goal, a.negative_goal),
+            _with_goal(init_b, b, b.goal, b.negative_goal), budget):
+        return Verdict(True, "the same problem up to renaming objects")
     if not isomorphic(init_a, init_b, budget):
         return Verdict(False, "initial states differ: same facts per predicate, but no renaming "
                               "of objects maps one onto the other")

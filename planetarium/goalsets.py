@@ -35,7 +35,8 @@ from .errors import ResourceLimitError
 from .pddl.domain import Atom
 from .pddl.problem import Problem
 from .strips import exact
-from .strips.grounding import candidates_for
+from .strips.goals import goal_holds
+from .strips.grounding import candidates_for, ground_actions, reachable_states
 
 CLOSED_FORM, SEARCH = "closed-form", "search"
 
@@ -107,7 +108,7 @@ def _closed_form(domain: Domain, problem: Problem) -> Closure | None:
 
 
 def search_closure(domain: Domain, problem: Problem,
-                   max_states: int = exact.MAX_STATES) -> Closure | None:
+                   max_states: int | None = None) -> Closure | None:
     """The closure by enumerating every reachable state (bounded; ResourceLimitError past it)."""
     goals, reachable_atoms, containing = _enumerate(domain, problem, max_states)
     if not goals:
@@ -117,22 +118,20 @@ def search_closure(domain: Domain, problem: Problem,
     return Closure(positive, negative, containing(positive) == len(goals), SEARCH)
 
 
-def _enumerate(domain: Domain, problem: Problem, max_states: int):
+def _enumerate(domain: Domain, problem: Problem, max_states: int | None):
     """Goal states, atoms of all reachable states, and a counter of reachable states holding a
     given atom set (to tell whether the negative literals cut anything)."""
-    from .strips.grounding import ground_actions, reachable_states
-    from .strips.goals import goal_holds
-
     definition = domain.definition
     actions = list(ground_actions(definition, problem))
-    states = list(reachable_states(actions, frozenset(problem.init), max_states))
+    budget = exact.MAX_STATES if max_states is None else max_states
+    states = list(reachable_states(actions, frozenset(problem.init), budget))
     goals = [s for s in states if goal_holds(problem, s, definition.is_subtype)]
     atoms = set().union(*states)
     return goals, atoms, lambda facts: sum(1 for s in states if facts <= s)
 
 
 def explicit_goal_states(domain: Domain, problem: Problem,
-                         max_states: int = exact.MAX_STATES) -> frozenset[frozenset]:
+                         max_states: int | None = None) -> frozenset[frozenset]:
     """Every reachable goal state, explicitly (any goal formula); ResourceLimitError past the
     budget."""
     goals, _ = exact.reachable_goal_states(domain.definition, problem, max_states)

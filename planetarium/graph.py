@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterable
 from functools import cached_property
-from typing import Iterable
 
 import rustworkx as rx
 
@@ -106,7 +106,7 @@ class SearchBudget:
             self.check()
         return a == b
 
-    def sub_budget(self, max_calls: int) -> "SearchBudget":
+    def sub_budget(self, max_calls: int) -> SearchBudget:
         """A smaller step budget sharing this one's deadline."""
         remaining = None if self.max_calls is None else self.max_calls - self.calls
         cap = max_calls if remaining is None else min(max_calls, remaining)

@@ -16,19 +16,20 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Literal
+from typing import TYPE_CHECKING, Literal
 
 from .errors import MissingExtraError, ResourceLimitError, require
+from .limits import time_limit
 from .pddl.domain import DomainDef
 from .pddl.problem import Problem
 from .pddl.writer import problem_to_pddl
-from .strips.plan_io import GroundStep, parse_plan
-from .strips.grounding import fits_type
-from .limits import time_limit
 from .strips.exact import solve_exhaustively
+from .strips.grounding import fits_type
+from .strips.plan_io import GroundStep, parse_plan
 from .strips.search import solve_by_search
 from .strips.validate import validate_plan
 

@@ -44,13 +44,16 @@ MAX_RENAMINGS = 20_000
 Decision = tuple[bool, str]  # (equivalent, reason); equivalence.compare wraps it in a Verdict
 
 
+def _same(x: int, y: int) -> bool:
+    return x == y
+
+
 def _renamings(first: rx.PyDiGraph, second: rx.PyDiGraph, n: int,
                objects_a: tuple[str, ...], objects_b: tuple[str, ...],
                budget: SearchBudget, on_excess) -> Iterator[dict[str, str]]:
     """Object bijections induced by the label-preserving isomorphisms of two graphs."""
-    same = lambda x, y: x == y  # noqa: E731
-    for count, mapping in enumerate(rx.vf2_mapping(first, second, node_matcher=same,
-                                                   edge_matcher=same, id_order=False)):
+    for count, mapping in enumerate(rx.vf2_mapping(first, second, node_matcher=_same,
+                                                   edge_matcher=_same, id_order=False)):
         if count >= MAX_RENAMINGS:
             on_excess(f"more than {MAX_RENAMINGS} candidate renamings")
         if not count & 0xFF:
@@ -100,20 +103,20 @@ def strict_placeholder(a: Problem, b: Problem, domain: Domain, closure_a, closur
         return (False, "fully specified goals describe different arrangements")
     if domain.reachability_ignores_init(a) and domain.reachability_ignores_init(b):
         if not neg_a and not neg_b:
-            return (True, "equivalent up to renaming the goal's objects (reachable goal "
-                                  "states; every renaming keeps the reachable states)")
+            return (True, ("equivalent up to renaming the goal's objects (reachable goal "
+                                  "states; every renaming keeps the reachable states)"))
         full_a = build_graph(a.objects, a.object_types, ((GOAL, pos_a), (GOAL_FALSE, neg_a)), anchors)
         full_b = build_graph(b.objects, b.object_types, ((GOAL, pos_b), (GOAL_FALSE, neg_b)), anchors)
         if isomorphic(full_a, full_b, budget):
-            return (True, "equivalent up to renaming the goal's objects (reachable goal "
-                                  "states; every renaming keeps the reachable states)")
+            return (True, ("equivalent up to renaming the goal's objects (reachable goal "
+                                  "states; every renaming keeps the reachable states)"))
         return (False, "facts false in every goal state differ under every renaming")
     goals_a = explicit_goal_states(domain, a)
     goals_b = explicit_goal_states(domain, b)
     if _same_goal_sets_under_some_renaming(a, b, goals_a, goals_b, anchors, budget, _raise_timeout):
         return (True, "some renaming maps one set of reachable goal states onto the other")
-    return (False, "no renaming maps one set of reachable goal states onto the other "
-                           "(the fully specified goals match, the reachable goal states do not)")
+    return (False, ("no renaming maps one set of reachable goal states onto the other "
+                           "(the fully specified goals match, the reachable goal states do not)"))
 
 
 def compare_formula_goals(a: Problem, b: Problem, domain: Domain, init_a: rx.PyDiGraph,
@@ -131,18 +134,18 @@ def compare_formula_goals(a: Problem, b: Problem, domain: Domain, init_a: rx.PyD
     except StateBudgetExceeded as err:
         _raise_unsupported(str(err))
     if len(goals_a) != len(goals_b):
-        return (False, f"the ground truth has {len(goals_a)} reachable goal state(s), "
-                               f"the prediction {len(goals_b)}")
+        return (False, (f"the ground truth has {len(goals_a)} reachable goal state(s), "
+                               f"the prediction {len(goals_b)}"))
     if is_placeholder:
         if _same_goal_sets_under_some_renaming(a, b, goals_a, goals_b, anchors, budget,
                                                _raise_unsupported):
-            return (True, "some renaming maps one set of reachable goal states onto "
-                                  "the other")
+            return (True, ("some renaming maps one set of reachable goal states onto "
+                                  "the other"))
         return (False, "no renaming maps one set of reachable goal states onto the other")
     for mapping in _renamings(init_a, init_b, len(a.objects), a.objects, b.objects, budget,
                               _raise_unsupported):
         if _rename_states(goals_a, mapping) == goals_b:
-            return (True, "a renaming that maps the initial states maps the reachable "
-                                  "goal states too")
-    return (False, "no renaming that maps the initial states maps the reachable goal "
-                           "states onto each other")
+            return (True, ("a renaming that maps the initial states maps the reachable "
+                                  "goal states too"))
+    return (False, ("no renaming that maps the initial states maps the reachable goal "
+                           "states onto each other"))

@@ -20,6 +20,7 @@ import test_specify_floortile as floortile_tests
 import test_specify_rover as rover_tests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies_bw_gripper import blocksworld_problems, gripper_problems
 
 from planetarium.domains import get_domain
 from planetarium.equivalence import compare
@@ -27,7 +28,6 @@ from planetarium.errors import ResourceLimitError
 from planetarium.goalsets import CLOSED_FORM, candidate_atoms, literal_closure
 from planetarium.pddl.problem import Problem
 from planetarium.testing.bruteforce import equivalent_by_definition
-from strategies_bw_gripper import blocksworld_problems, gripper_problems
 
 MAX_STATES = 20_000
 MODES = [(False, "paper"), (True, "paper"), (True, "reachable-goal-states")]

@@ -8,8 +8,9 @@ grade small problems through the bounded brute force inherited here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any
 
 from ..pddl.domain import Atom, DomainDef, parse_domain
 from ..pddl.problem import Problem

@@ -8,8 +8,8 @@ equivalent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import PDDLSyntaxError, PDDLValidationError, UnsupportedFeatureError
 from .domain import Atom, DomainDef, parse_typed_list

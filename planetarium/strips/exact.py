@@ -22,8 +22,10 @@ MAX_STATES = 100_000
 
 
 def reachable_goal_states(domain: DomainDef, problem: Problem,
-                          max_states: int = MAX_STATES) -> tuple[list[frozenset], set]:
-    """All reachable states satisfying the goal, and the union of all reachable states' atoms."""
+                          max_states: int | None = None) -> tuple[list[frozenset], set]:
+    """All reachable states satisfying the goal, and the union of all reachable states' atoms
+    (``max_states`` defaults to :data:`MAX_STATES`, read at call time)."""
+    max_states = MAX_STATES if max_states is None else max_states
     actions = list(ground_actions(domain, problem))
     goals, seen_atoms = [], set()
     for state in reachable_states(actions, frozenset(problem.init), max_states):
@@ -34,9 +36,10 @@ def reachable_goal_states(domain: DomainDef, problem: Problem,
 
 
 def solve_exhaustively(domain: DomainDef, problem: Problem,
-                       max_states: int = MAX_STATES) -> list[GroundStep] | None:
+                       max_states: int | None = None) -> list[GroundStep] | None:
     """A shortest plan by breadth-first search under the full goal test, or ``None`` when no
     reachable state satisfies the goal; :class:`ResourceLimitError` past ``max_states``."""
+    max_states = MAX_STATES if max_states is None else max_states
     actions = list(ground_actions(domain, problem))
     init = frozenset(problem.init)
     parent: dict[frozenset, tuple[frozenset, GroundStep] | None] = {init: None}

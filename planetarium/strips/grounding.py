@@ -8,8 +8,8 @@ preconditions hold in the initial state are produced.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from ..errors import ResourceLimitError
 from ..pddl.domain import Action, Atom, DomainDef

@@ -10,16 +10,17 @@ that does not parse are all reported as results, not raised.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal
 
 from ..errors import PDDLSyntaxError
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from ..pddl.writer import atom_to_pddl
-from .plan_io import parse_plan
 from .goals import formula_holds
 from .grounding import fits_type
+from .plan_io import parse_plan
 
 FailureKind = Literal["syntax", "malformed", "unknown-action", "arity", "unknown-object", "type",
                       "precondition", "goal"]

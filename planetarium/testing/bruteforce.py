@@ -7,11 +7,11 @@ for small problems — which is exactly what makes it trustworthy as an oracle.
 from __future__ import annotations
 
 import itertools
-from typing import Iterator
+from collections.abc import Iterator
 
+from ..errors import UnsupportedFeatureError
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
-from ..errors import UnsupportedFeatureError
 from ..strips import exact
 
 
