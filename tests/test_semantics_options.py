@@ -133,3 +133,12 @@ def test_cli_flags_and_batch_field(tmp_path):
     rows = [json.loads(line) for line in out.output.splitlines() if line.startswith("{")]
     assert [r["equivalent"] for r in rows] == [True, False, None]
     assert "anchored_objects" in rows[2]["reason"]
+
+
+def test_eval_anchors_are_the_objects_the_description_names():
+    from planetarium.llm.grade import text_anchors
+
+    gt = _tower(4, "(on b1 b2)")
+    text = "You have 4 blocks. B1 is on the table, b2 is clear. Your goal: put b1 on b2 (not b10)."
+    assert text_anchors(gt, text) == ["b1", "b2"]
+    assert text_anchors("not pddl", text) == []
