@@ -10,8 +10,8 @@ hashes and the git revision.
 from __future__ import annotations
 
 import datetime
-import re
 import importlib.metadata
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
