@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from .domains.base import Domain
 from .errors import ResourceLimitError
+from .limits import check_deadline
 from .pddl.domain import Atom
 from .pddl.problem import Problem
 from .strips import exact
@@ -100,11 +101,14 @@ def _closed_form(domain: Domain, problem: Problem) -> Closure | None:
             return None
         if satisfiable_with(atom):
             raise _NeedsSearch
-    negative = frozenset(
-        atom for atom in candidate_atoms(domain, problem)
-        if not satisfiable_with(atom)
-        and domain.fully_specify(replace(positive_goal, goal=frozenset({atom}))) is not None)
-    return Closure(forced, negative, True, CLOSED_FORM)
+    negative = []
+    for index, atom in enumerate(candidate_atoms(domain, problem)):
+        if not index & 0xFF:
+            check_deadline("negative goal closure")
+        if not satisfiable_with(atom) and domain.fully_specify(
+                replace(positive_goal, goal=frozenset({atom}))) is not None:
+            negative.append(atom)
+    return Closure(forced, frozenset(negative), True, CLOSED_FORM)
 
 
 def search_closure(domain: Domain, problem: Problem,
