@@ -144,3 +144,22 @@ def test_graph_agrees_with_brute_force(domain_name):
     assert tally[CLOSED_FORM] > 0, "the closed form decided no negative-goal closure"
     assert tally["search"] > 0, "no example exercised the bounded search"
     assert tally["equivalent"] > 0 and tally["not equivalent"] > 0
+
+
+@pytest.mark.parametrize("domain_name", ["blocksworld", "gripper", "floor-tile"])
+def test_conformance_kit_covers_the_new_semantics(domain_name):
+    """The kit a plug-in author runs: random problems from the domain file alone, with negative
+    goal literals, against enumeration (closures and verdicts in every mode)."""
+    from planetarium.testing.conformance import (
+        check_equivalence,
+        check_literal_closure,
+        random_problems,
+    )
+
+    domain = get_domain(domain_name)
+    problems = random_problems(domain, count=12, seed=1, objects_per_type=1 if
+                               domain.definition.typed else 3, negative=True)
+    assert check_literal_closure(domain, problems) == []
+    pairs = list(zip(problems, problems[1:] + problems[:1]))
+    pairs += [(p, permuted(p, 7)) for p in problems]
+    assert check_equivalence(domain, pairs, anchors=problems[0].objects[:1]) == []
