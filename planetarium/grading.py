@@ -147,7 +147,8 @@ def grade_strict(gt: str, pred: str, *, is_placeholder: bool = False, relax_typi
 
     if solvable is False and not equivalence_for_unsolvable:
         return GradeResult(True, False, False, status, f"prediction is unsolvable: {solve_reason}", name)
-    anchors = set(anchored_objects) | (set(truth.objects) if anchor_all else set())
+    # PDDL names are case-insensitive (the reader lower-cases them), so anchors are too
+    anchors = {n.lower() for n in anchored_objects} | (set(truth.objects) if anchor_all else set())
     try:
         verdict = compare(truth, problem, domain, is_placeholder=is_placeholder,
                           limits=Limits(timeout_s=max(0.0, deadline - time.monotonic())),
