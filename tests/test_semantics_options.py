@@ -44,7 +44,7 @@ def test_issue_blocks_example_anchored():
     assert grade(gt, pred).equivalent is True
     assert grade(gt, pred, anchored_objects=["b3"]).equivalent is True
     assert grade(gt, pred, anchored_objects=["b1"]).equivalent is False
-    assert grade(gt, pred, anchored_objects=["B1"]).equivalent is False  # PDDL ignores case
+    assert grade(gt, pred, anchored_objects=["B3"]).equivalent is True  # PDDL ignores case
     assert grade(gt, pred, anchor_all=True).equivalent is False
     missing = grade(gt, pred, anchored_objects=["b7"])
     assert missing.equivalent is False and "'b7' is missing" in missing.reason
