@@ -176,7 +176,7 @@ class _ProblemReader:
             )
         for arg, param_type in zip(args, signature):
             arg_type = self.types.get(arg)
-            if variables and arg in variables:
+            if arg_type is None and variables and arg in variables:  # a quantified ?variable
                 arg_type = variables[arg] if self.check_types else "object"
             if arg_type is None:
                 raise PDDLValidationError(
@@ -208,24 +208,36 @@ class _ProblemReader:
             raise PDDLSyntaxError(
                 f"':goal' must hold exactly one formula, found {len(section) - 1}", section.line
             )
-        formula = self._read_formula(section[1], {})
         positive: list[Atom] = []
         negative: list[Atom] = []
-        general = False
-        stack = [formula]
+        stack = [section[1]]
+        while stack:  # the common case, a conjunction of literals, without building a tree
+            expr = stack.pop()
+            head = expr[0] if isinstance(expr, SList) and expr and isinstance(expr[0], str) else None
+            if head == "and":
+                stack.extend(reversed(expr[1:]))
+            elif head == "not" and len(expr) == 2 and _is_atom(expr[1]):
+                negative.append(self._read_atom(expr[1], ":goal"))
+            elif head in _FORMULA_GOAL or head == "not":
+                return self._whole_formula(section[1])
+            else:
+                if head in _UNSUPPORTED_GOAL or head == "=":
+                    self._read_formula(expr, {})  # raises the construct's own error
+                positive.append(self._read_atom(expr, ":goal"))
+        return positive, negative, None
+
+    def _whole_formula(self, expr) -> tuple[list[Atom], list[Atom], Formula]:
+        """The goal as a formula tree, with its top-level positive conjuncts (true in every goal
+        state by the formula's shape alone) as the positive atoms."""
+        formula = self._read_formula(expr, {})
+        positive, stack = [], [formula]
         while stack:
             node = stack.pop()
             if node[0] == "and":
-                stack.extend(reversed(node[1:]))
+                stack.extend(node[1:])
             elif node[0] == "atom":
                 positive.append(node[1])
-            elif node[0] == "not" and node[1][0] == "atom":
-                negative.append(node[1][1])
-            else:
-                general = True
-        if general:
-            return positive, [], formula
-        return positive, negative, None
+        return positive, [], formula
 
     def _read_formula(self, expr, variables: dict[str, str]) -> Formula:
         head = expr[0] if isinstance(expr, SList) and expr and isinstance(expr[0], str) else None
@@ -268,6 +280,11 @@ class _ProblemReader:
             inner = {**variables, **dict(bound)}
             return (head, tuple(bound), self._read_formula(expr[2], inner))
         return ("atom", self._read_atom(expr, ":goal", variables))
+
+
+def _is_atom(expr) -> bool:
+    return (isinstance(expr, SList) and bool(expr) and isinstance(expr[0], str)
+            and expr[0] not in _FORMULA_GOAL | _UNSUPPORTED_GOAL | {"and", "not", "="})
 
 
 def read_problem(raw: str, domain: DomainDef | Callable[[str], DomainDef], *,
