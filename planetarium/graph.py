@@ -29,6 +29,8 @@ GOAL = "goal"
 GOAL_FALSE = "goal-false"
 #: Facts true in some reachable goal state (the strict placeholder check's search).
 GOAL_SOME = "goal-some"
+#: A domain's reachability signature (the strict placeholder check's closed form).
+REACH = "reach"
 
 _label_ids: dict[tuple, int] = {}
 

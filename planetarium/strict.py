@@ -9,10 +9,11 @@ exact:
 
 1. an identity-mode renaming (initial states too) is such a ``g`` — the caller tried it first;
 2. ``g(G_a) = G_b`` implies ``g(F+_a) = F+_b``, so non-isomorphic fully specified goals refute it;
-3. when both problems' reachable states depend on their objects alone
-   (:meth:`Domain.reachability_ignores_init`, e.g. Blocks World from a well-formed state), every
-   ``g`` maps reachable states onto reachable states, and ``g(G_a) = G_b`` iff ``g`` maps the
-   closures (``F+`` and ``F-``): a graph isomorphism decides it;
+3. when the domain gives both problems a *reachability signature*
+   (:meth:`Domain.reachability_signature`: Blocks World from a well-formed state, Gripper with
+   the robot in a room and a usable gripper), ``g(G_a) = G_b`` iff ``g`` maps signature onto
+   signature (then ``g`` maps reachable states onto reachable states) and the closures (``F+``
+   and ``F-``) onto each other — one graph isomorphism decides it;
 4. otherwise the goal-state sets are enumerated (bounded) and every bijection that maps
    ``F+_a`` onto ``F+_b`` and the atoms of some goal state onto those of some goal state is
    tried; running out of states or candidate bijections is a ``timeout``.
@@ -33,7 +34,15 @@ import rustworkx as rx
 from .domains.base import Domain
 from .errors import ResourceLimitError, UnsupportedFeatureError
 from .goalsets import explicit_goal_states
-from .graph import GOAL, GOAL_FALSE, GOAL_SOME, SearchBudget, build_graph, isomorphic
+from .graph import (
+    GOAL,
+    GOAL_FALSE,
+    GOAL_SOME,
+    REACH,
+    SearchBudget,
+    build_graph,
+    isomorphic,
+)
 from .pddl.problem import Problem
 from .strips.grounding import StateBudgetExceeded
 
@@ -101,16 +110,17 @@ def strict_placeholder(a: Problem, b: Problem, domain: Domain, closure_a, closur
     scene_b = build_graph(b.objects, b.object_types, ((GOAL, pos_b),), anchors)
     if not isomorphic(scene_a, scene_b, budget):
         return (False, "fully specified goals describe different arrangements")
-    if domain.reachability_ignores_init(a) and domain.reachability_ignores_init(b):
-        if not neg_a and not neg_b:
-            return (True, ("equivalent up to renaming the goal's objects (reachable goal "
-                                  "states; every renaming keeps the reachable states)"))
-        full_a = build_graph(a.objects, a.object_types, ((GOAL, pos_a), (GOAL_FALSE, neg_a)), anchors)
-        full_b = build_graph(b.objects, b.object_types, ((GOAL, pos_b), (GOAL_FALSE, neg_b)), anchors)
+    sig_a, sig_b = domain.reachability_signature(a), domain.reachability_signature(b)
+    if sig_a is not None and sig_b is not None:
+        full_a = build_graph(a.objects, a.object_types,
+                             ((GOAL, pos_a), (GOAL_FALSE, neg_a), (REACH, sig_a)), anchors)
+        full_b = build_graph(b.objects, b.object_types,
+                             ((GOAL, pos_b), (GOAL_FALSE, neg_b), (REACH, sig_b)), anchors)
         if isomorphic(full_a, full_b, budget):
-            return (True, ("equivalent up to renaming the goal's objects (reachable goal "
-                                  "states; every renaming keeps the reachable states)"))
-        return (False, "facts false in every goal state differ under every renaming")
+            return (True, ("equivalent up to renaming the goal's objects (a renaming that "
+                           "keeps the reachable states maps the goal states)"))
+        return (False, ("no renaming that keeps the reachable states maps one set of goal "
+                        "states onto the other"))
     goals_a = explicit_goal_states(domain, a)
     goals_b = explicit_goal_states(domain, b)
     if _same_goal_sets_under_some_renaming(a, b, goals_a, goals_b, anchors, budget, _raise_timeout):

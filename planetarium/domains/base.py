@@ -66,11 +66,17 @@ class Domain:
         states, so calling it once per candidate atom (negative goals) stays cheap."""
         return False
 
-    def reachability_ignores_init(self, problem: Problem) -> bool:
-        """Whether the reachable states of ``problem`` are determined by its objects alone (every
-        bijection of objects maps them onto another such problem's), as for Blocks World from
-        any well-formed initial state.  Lets the strict placeholder check skip enumeration."""
-        return False
+    def reachability_signature(self, problem: Problem) -> frozenset[Atom] | None:
+        """Facts that fix ``problem``'s reachable states up to renaming, or ``None``.
+
+        Contract (what the strict placeholder check relies on): every bijection that maps one
+        problem's signature onto another's maps their reachable states onto each other, and the
+        signature can be read off any single reachable state (so a bijection mapping some
+        reachable state of one problem onto one of the other maps the signatures too).  Blocks
+        World from a well-formed state: the empty set (every arrangement of the blocks is
+        reachable).  ``None`` (the default) sends the check to the bounded search.
+        """
+        return None
 
     def solve(self, problem: Problem, timeout_s: float | None = None) -> Plan | None:
         """A plan for ``problem``, or ``None`` if it has none.

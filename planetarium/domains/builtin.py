@@ -29,9 +29,9 @@ class BuiltinDomain(Domain):
         covers = getattr(self._module("specify"), "closed_form_covers", None)
         return bool(covers and covers(problem))
 
-    def reachability_ignores_init(self, problem: Problem) -> bool:
-        ignores = getattr(self._module("specify"), "reachability_ignores_init", None)
-        return bool(ignores and ignores(problem))
+    def reachability_signature(self, problem: Problem):
+        signature = getattr(self._module("specify"), "reachability_signature", None)
+        return signature(problem) if signature else None
 
     def solve(self, problem: Problem, timeout_s: float | None = None) -> Plan | None:
         return self._module("planner").solve(self, problem, timeout_s)

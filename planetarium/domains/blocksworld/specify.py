@@ -162,7 +162,7 @@ def closed_form_covers(problem: Problem) -> bool:
     return _is_well_formed(problem.objects, problem.init)
 
 
-def reachability_ignores_init(problem: Problem) -> bool:
+def reachability_signature(problem: Problem) -> frozenset[Atom] | None:
     """From a well-formed initial state every well-formed configuration of the blocks is
-    reachable (module docstring), so the reachable states depend on the blocks alone."""
-    return _is_well_formed(problem.objects, problem.init)
+    reachable (module docstring): the reachable states depend on the blocks alone."""
+    return frozenset() if _is_well_formed(problem.objects, problem.init) else None
