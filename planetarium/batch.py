@@ -35,7 +35,8 @@ def _bad_item(item_id: Any, why: str) -> dict:
 
 
 def grade_item(item: Any, options: dict) -> dict:
-    """Grade one ``{"id", "gt", "pred", "is_placeholder"}`` mapping into a flat result row."""
+    """Grade one ``{"id", "gt", "pred", "is_placeholder", "anchored_objects"}`` mapping into a
+    flat result row (the item's anchors add to any given in ``options``)."""
     if not isinstance(item, dict):
         return _bad_item(None, f"expected a JSON object, got {type(item).__name__}")
     item_id = item.get("id")
@@ -47,6 +48,11 @@ def grade_item(item: Any, options: dict) -> dict:
     placeholder = item.get("is_placeholder", False)
     if not isinstance(placeholder, bool):
         return _bad_item(item_id, "'is_placeholder' must be true or false")
+    anchors = item.get("anchored_objects", [])
+    if not isinstance(anchors, list) or not all(isinstance(a, str) for a in anchors):
+        return _bad_item(item_id, "'anchored_objects' must be a list of object names")
+    if anchors:
+        options = {**options, "anchored_objects": [*options.get("anchored_objects", ()), *anchors]}
     result = grade(item["gt"], item["pred"], is_placeholder=placeholder, **options)
     row = {"id": item_id}
     row.update({k: getattr(result, k) for k in _FIELDS})

@@ -114,7 +114,7 @@ def _run_batch(source: str, out: str | None, workers: int | None, timeout: float
 @click.argument("gt", required=False, type=click.Path(dir_okay=False))
 @click.argument("pred", required=False, type=click.Path(dir_okay=False))
 @click.option("--batch", "batch", type=click.Path(dir_okay=False, allow_dash=True),
-              help="JSONL of {id, gt, pred, is_placeholder} (PDDL texts); '-' reads stdin.")
+              help="JSONL of {id, gt, pred, is_placeholder, anchored_objects} (PDDL texts); '-' reads stdin.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Batch results JSONL (default stdout).")
 @click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: CPUs).")
 @click.option("--placeholder", is_flag=True, help="Goal objects are placeholders (any permutation).")
@@ -123,9 +123,19 @@ def _run_batch(source: str, out: str | None, workers: int | None, timeout: float
 @click.option("--timeout", type=click.FloatRange(0.1), default=10.0, show_default=True,
               help="Seconds per pair; running out reports 'timeout', never 'not equivalent'.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
-def grade(gt, pred, batch, out, workers, placeholder, ignore_typing, no_solve, timeout, as_json):
+@click.option("--anchor", "anchors", multiple=True, metavar="NAME",
+              help="Object name every renaming must keep (repeatable).")
+@click.option("--anchor-all", is_flag=True, help="Anchor every object of the ground truth.")
+@click.option("--placeholder-semantics", type=click.Choice(["paper", "reachable-goal-states"]),
+              default="paper", show_default=True,
+              help="paper: init and fully specified goal scenes match separately; "
+                   "reachable-goal-states: a renaming maps the sets of reachable goal states.")
+def grade(gt, pred, batch, out, workers, placeholder, ignore_typing, no_solve, timeout, as_json,
+          anchors, anchor_all, placeholder_semantics):
     """Grade PRED against the ground truth GT (or a whole --batch)."""
-    options = {"relax_typing": ignore_typing, "check_solvable": not no_solve}
+    options = {"relax_typing": ignore_typing, "check_solvable": not no_solve,
+               "anchored_objects": list(anchors), "anchor_all": anchor_all,
+               "placeholder_semantics": placeholder_semantics}
     if batch:
         if gt or pred:
             raise click.UsageError("give either GT PRED or --batch, not both")

@@ -10,18 +10,40 @@ when on one side only, they do not.
 
 *Identity* mode compares the joined problem graphs (one bijection for init and goal).
 *Placeholder* mode compares initial scenes and fully specified goal scenes separately, so the
-goal's objects may be permuted (e.g. "build a tower of height 3" with any three blocks).
+goal's objects may be permuted (e.g. "build a tower of height 3" with any three blocks).  With
+``placeholder_semantics="reachable-goal-states"`` the renaming of the goal must instead map one
+set of reachable goal states onto the other (:mod:`planetarium.strict`).
+
+Beyond the paper: goals with negative literals compare ``F+`` and ``F-`` closures
+(:mod:`planetarium.goalsets`, negative facts as their own scene ``goal-false``); goals with
+``or`` / ``exists`` / ... compare explicit goal-state sets; *anchored* objects get labels carrying
+their names, so every renaming must keep them.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .domains.base import Domain
-from .graph import GOAL, INIT, SearchBudget, build_graph, isomorphic, with_scene
+from .goalsets import Closure, literal_closure
+from .graph import (
+    GOAL,
+    GOAL_FALSE,
+    INIT,
+    SearchBudget,
+    build_graph,
+    isomorphic,
+    with_scene,
+)
 from .pddl.problem import Problem
+
+#: Placeholder semantics: the paper's (init and fully specified goal scenes isomorphic
+#: separately; the default) and the strict one (a renaming maps reachable goal states).
+PAPER, REACHABLE_GOAL_STATES = "paper", "reachable-goal-states"
+PLACEHOLDER_SEMANTICS = (PAPER, REACHABLE_GOAL_STATES)
 
 
 @dataclass(frozen=True)
@@ -57,17 +79,36 @@ def _count_difference(what: str, first: Counter, second: Counter) -> str | None:
     return None
 
 
-def _init_graph(p: Problem):
-    return build_graph(p.objects, p.object_types, ((INIT, p.init),))
+def _init_graph(p: Problem, anchors: frozenset[str] = frozenset()):
+    return build_graph(p.objects, p.object_types, ((INIT, p.init),), anchors)
+
+
+def _missing_anchor(a: Problem, b: Problem, anchors: frozenset[str]) -> str | None:
+    for name in sorted(anchors):
+        for side, problem in (("ground truth", a), ("prediction", b)):
+            if name not in problem.type_of:
+                return f"anchored object '{name}' is missing from the {side}"
+    return None
 
 
 def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = False,
-            limits: Limits = Limits()) -> Verdict:
+            limits: Limits = Limits(), anchored_objects: Iterable[str] = (),
+            placeholder_semantics: str = PAPER) -> Verdict:
     """Decide whether ``a`` (ground truth) and ``b`` are equivalent problems of ``domain``.
 
-    Raises :class:`~planetarium.errors.ResourceLimitError` when a limit runs out (never a
-    silent "not equivalent").
+    ``anchored_objects``: names every renaming must keep (each must exist on both sides).
+    ``placeholder_semantics``: ``"paper"`` (Algorithm 1) or ``"reachable-goal-states"`` (see
+    :mod:`planetarium.strict`).  Raises :class:`~planetarium.errors.ResourceLimitError` when a
+    limit runs out (never a silent "not equivalent") and
+    :class:`~planetarium.errors.UnsupportedFeatureError` for goal formulas too large to decide.
     """
+    if placeholder_semantics not in PLACEHOLDER_SEMANTICS:
+        raise ValueError(f"placeholder_semantics must be one of {PLACEHOLDER_SEMANTICS}")
+    anchors = frozenset(anchored_objects)
+    if anchors:
+        missing = _missing_anchor(a, b, anchors)
+        if missing:
+            return Verdict(False, missing)
     budget = limits.budget()
     # Easy cases first (Algorithm 1, lines 4-6): cheap invariants, then the initial scenes.
     if sorted(a.object_types) != sorted(b.object_types):
@@ -78,44 +119,88 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
                                _predicate_counts(b.init))
     if differ:
         return Verdict(False, differ)
-    # One renaming that maps init and goal as written settles both modes at once; most correct
+    # One renaming that maps init and goal as written settles every mode at once; most correct
     # answers end here, so the initial scenes are compared on their own only after that fails.
-    init_a, init_b = _init_graph(a), _init_graph(b)
-    if _predicate_counts(a.goal) == _predicate_counts(b.goal):
-        if isomorphic(with_scene(init_a, a.objects, GOAL, a.goal),
-                      with_scene(init_b, b.objects, GOAL, b.goal), budget):
+    init_a, init_b = _init_graph(a, anchors), _init_graph(b, anchors)
+    plain = a.has_plain_goal and b.has_plain_goal
+    if plain:
+        if _predicate_counts(a.goal) == _predicate_counts(b.goal) and isomorphic(
+                with_scene(init_a, a.objects, GOAL, a.goal),
+                with_scene(init_b, b.objects, GOAL, b.goal), budget):
             return Verdict(True, "the same problem up to renaming objects")
+    elif a.goal_formula is None and b.goal_formula is None and isomorphic(
+            _with_goal(init_a, a, a.goal, a.negative_goal),
+            _with_goal(init_b, b, b.goal, b.negative_goal), budget):
+        return Verdict(True, "the same problem up to renaming objects")
     if not isomorphic(init_a, init_b, budget):
         return Verdict(False, "initial states differ: same facts per predicate, but no renaming "
                               "of objects maps one onto the other")
+    if not plain and (a.goal_formula is not None or b.goal_formula is not None):
+        from .strict import compare_formula_goals
 
-    goal_a = domain.fully_specify(a)
-    budget.check()
-    goal_b = domain.fully_specify(b)
-    budget.check()
+        return Verdict(*compare_formula_goals(a, b, domain, init_a, init_b, anchors, budget,
+                                              is_placeholder, placeholder_semantics))
+
+    if plain:
+        goal_a = domain.fully_specify(a)
+        budget.check()
+        goal_b = domain.fully_specify(b)
+        budget.check()
+        neg_a = neg_b = frozenset()
+    else:
+        closure_a = literal_closure(domain, a)
+        budget.check()
+        closure_b = literal_closure(domain, b)
+        budget.check()
+        goal_a, neg_a = _parts(closure_a)
+        goal_b, neg_b = _parts(closure_b)
+        if closure_a and closure_b and closure_a.positive_only and closure_b.positive_only:
+            neg_a = neg_b = frozenset()  # negative literals that add nothing change no verdict
     if goal_a is None or goal_b is None:
         if goal_a is None and goal_b is None:
             return Verdict(True, "neither goal is reachable and the initial states match")
         side = "prediction's" if goal_b is None else "ground truth's"
         return Verdict(False, f"the {side} goal is unreachable from its initial state")
+    strict = is_placeholder and placeholder_semantics == REACHABLE_GOAL_STATES
     differ = _count_difference("goals differ once fully specified", _predicate_counts(goal_a),
                                _predicate_counts(goal_b))
+    if not differ and not strict:  # a strict renaming need not map F- onto F- (planetarium.strict)
+        differ = _count_difference("facts false in every goal state differ",
+                                   _predicate_counts(neg_a), _predicate_counts(neg_b))
     if differ:
         return Verdict(False, differ)
-    if is_placeholder:
-        scene_a = build_graph(a.objects, a.object_types, ((GOAL, goal_a),))
-        scene_b = build_graph(b.objects, b.object_types, ((GOAL, goal_b),))
+    if is_placeholder and placeholder_semantics == PAPER:
+        scene_a = build_graph(a.objects, a.object_types, ((GOAL, goal_a), (GOAL_FALSE, neg_a)),
+                              anchors)
+        scene_b = build_graph(b.objects, b.object_types, ((GOAL, goal_b), (GOAL_FALSE, neg_b)),
+                              anchors)
         if isomorphic(scene_a, scene_b, budget):
             return Verdict(True, "equivalent up to renaming the goal's objects (placeholder mode)")
         return Verdict(False, "fully specified goals describe different arrangements")
-    if isomorphic(with_scene(init_a, a.objects, GOAL, goal_a),
-                  with_scene(init_b, b.objects, GOAL, goal_b), budget):
+    if isomorphic(_with_goal(init_a, a, goal_a, neg_a), _with_goal(init_b, b, goal_b, neg_b),
+                  budget):
         return Verdict(True, "equivalent once goals are fully specified")
-    return Verdict(False, "fully specified goals differ under every renaming that matches the "
-                          "initial states (identity mode)")
+    if not is_placeholder:
+        return Verdict(False, "fully specified goals differ under every renaming that matches "
+                              "the initial states (identity mode)")
+    from .strict import strict_placeholder
+
+    return Verdict(*strict_placeholder(a, b, domain, (goal_a, neg_a), (goal_b, neg_b), anchors,
+                                       budget))
+
+
+def _parts(closure: Closure | None) -> tuple[frozenset | None, frozenset]:
+    return (None, frozenset()) if closure is None else (closure.positive, closure.negative)
+
+
+def _with_goal(init_graph, p: Problem, positive, negative):
+    """The problem graph: the initial scene plus the goal's true and (if any) false facts."""
+    graph = with_scene(init_graph, p.objects, GOAL, positive)
+    return with_scene(graph, p.objects, GOAL_FALSE, negative) if negative else graph
 
 
 def equivalent(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = False,
-               limits: Limits = Limits()) -> bool:
+               limits: Limits = Limits(), **options) -> bool:
     """True if ``a`` and ``b`` are equivalent planning problems of ``domain``."""
-    return compare(a, b, domain, is_placeholder=is_placeholder, limits=limits).equivalent
+    return compare(a, b, domain, is_placeholder=is_placeholder, limits=limits,
+                   **options).equivalent

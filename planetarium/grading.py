@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import inspect
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from .domains import get_domain
 from .domains.base import Domain
-from .equivalence import Limits, compare
+from .equivalence import PAPER, PLACEHOLDER_SEMANTICS, Limits, compare
 from .errors import (
     PDDLSyntaxError,
     PDDLValidationError,
@@ -82,12 +83,14 @@ def grade(gt: str, pred: str, **options) -> GradeResult:
 
     Options: ``is_placeholder``, ``relax_typing`` (ignore object types, the paper's relaxed
     metric), ``check_solvable`` (``False`` leaves ``solvable`` undecided),
-    ``equivalence_for_unsolvable`` and ``timeout_s`` — see :func:`grade_strict`.  An unexpected
+    ``equivalence_for_unsolvable``, ``timeout_s``, ``anchored_objects`` / ``anchor_all``
+    (name-anchored equivalence) and ``placeholder_semantics`` — see :func:`grade_strict`.  An unexpected
     internal failure is reported as status ``error`` instead of crashing a batch.
     """
     unknown = set(options) - _OPTIONS
     if unknown:  # the caller's bug, not the model's: fail loudly
         raise TypeError(f"grade() got unknown option(s): {', '.join(sorted(unknown))}")
+    _check_modes(options.get("anchored_objects", ()), options.get("placeholder_semantics", PAPER))
     try:
         with time_limit(options.get("timeout_s", 10.0)):
             return grade_strict(gt, pred, **options)
@@ -95,10 +98,26 @@ def grade(gt: str, pred: str, **options) -> GradeResult:
         return GradeResult(None, None, None, ERROR, f"internal error: {type(err).__name__}: {err}")
 
 
+def _check_modes(anchored_objects: Iterable[str], placeholder_semantics: str) -> None:
+    """The caller's bugs, refused loudly (not reported as a grading error)."""
+    if isinstance(anchored_objects, str) or not all(isinstance(n, str) for n in anchored_objects):
+        raise TypeError("anchored_objects must be an iterable of object names")
+    if placeholder_semantics not in PLACEHOLDER_SEMANTICS:
+        raise ValueError(f"placeholder_semantics must be one of {PLACEHOLDER_SEMANTICS}")
+
+
 def grade_strict(gt: str, pred: str, *, is_placeholder: bool = False, relax_typing: bool = False,
           check_solvable: bool = True, equivalence_for_unsolvable: bool = False,
-          timeout_s: float = 10.0) -> GradeResult:
-    """Grade ``pred`` against ``gt``; like :func:`grade` but lets internal bugs raise."""
+          timeout_s: float = 10.0, anchored_objects: Iterable[str] = (), anchor_all: bool = False,
+          placeholder_semantics: str = PAPER) -> GradeResult:
+    """Grade ``pred`` against ``gt``; like :func:`grade` but lets internal bugs raise.
+
+    ``anchored_objects``: object names every renaming must keep (a name missing on either side
+    means not equivalent); ``anchor_all``: anchor every object of the ground truth.
+    ``placeholder_semantics``: ``"paper"`` (default, Algorithm 1) or
+    ``"reachable-goal-states"`` (the renaming must map the sets of reachable goal states).
+    """
+    _check_modes(anchored_objects, placeholder_semantics)
     deadline = time.monotonic() + timeout_s
     try:
         domain, truth = load_ground_truth(gt, relax_typing=relax_typing)
@@ -128,11 +147,16 @@ def grade_strict(gt: str, pred: str, *, is_placeholder: bool = False, relax_typi
 
     if solvable is False and not equivalence_for_unsolvable:
         return GradeResult(True, False, False, status, f"prediction is unsolvable: {solve_reason}", name)
+    # PDDL names are case-insensitive (the reader lower-cases them), so anchors are too
+    anchors = {n.lower() for n in anchored_objects} | (set(truth.objects) if anchor_all else set())
     try:
         verdict = compare(truth, problem, domain, is_placeholder=is_placeholder,
-                          limits=Limits(timeout_s=max(0.0, deadline - time.monotonic())))
+                          limits=Limits(timeout_s=max(0.0, deadline - time.monotonic())),
+                          anchored_objects=anchors, placeholder_semantics=placeholder_semantics)
     except ResourceLimitError as err:
         return GradeResult(True, solvable, None, TIMEOUT, f"equivalence undecided: {err}", name)
+    except UnsupportedFeatureError as err:
+        return GradeResult(True, solvable, None, UNSUPPORTED, f"equivalence undecided: {err}", name)
     except PlanetariumError as err:
         return GradeResult(True, solvable, None, ERROR, f"equivalence failed: {err}", name)
     reasons.append(verdict.reason)

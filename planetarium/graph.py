@@ -5,16 +5,18 @@ predicate and its scene (``init`` or ``goal``), with one edge per argument, labe
 argument's position.  Labels are interned to small integers so rustworkx can compare them with the
 C-level ``==`` instead of a Python-level dictionary comparison.
 
-Object *names* never appear in a label, so an object called ``table``, ``clear`` or ``room``
-cannot collide with anything internal.
+Object *names* never appear in a label — except for *anchored* objects, whose label is
+``("anchor", type, name)`` so that an isomorphism must map each to the object of the same name —
+and labels are tuples whose first element says what they are, so an object called ``table``,
+``clear`` or ``room`` cannot collide with anything internal.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterable
 from functools import cached_property
-from typing import Iterable
 
 import rustworkx as rx
 
@@ -23,6 +25,12 @@ from .pddl.domain import Atom
 
 INIT = "init"
 GOAL = "goal"
+#: Facts false in every reachable goal state (goals with negative literals).
+GOAL_FALSE = "goal-false"
+#: Facts true in some reachable goal state (the strict placeholder check's search).
+GOAL_SOME = "goal-some"
+#: A domain's reachability signature (the strict placeholder check's closed form).
+REACH = "reach"
 
 _label_ids: dict[tuple, int] = {}
 
@@ -36,10 +44,16 @@ def label_id(label: tuple) -> int:
 
 
 def build_graph(objects: tuple[str, ...], object_types: tuple[str, ...],
-                scenes: Iterable[tuple[str, Iterable[Atom]]]) -> rx.PyDiGraph:
-    """A scene graph (one scene) or problem graph (init and goal scenes) over ``objects``."""
+                scenes: Iterable[tuple[str, Iterable[Atom]]],
+                anchors: frozenset[str] = frozenset()) -> rx.PyDiGraph:
+    """A scene graph (one scene) or problem graph (init and goal scenes) over ``objects``;
+    objects named in ``anchors`` are labelled with their names."""
     graph = rx.PyDiGraph(check_cycle=False, multigraph=True)
-    graph.add_nodes_from([label_id(("object", t)) for t in object_types])
+    if anchors:
+        graph.add_nodes_from([label_id(("anchor", t, o) if o in anchors else ("object", t))
+                              for o, t in zip(objects, object_types)])
+    else:
+        graph.add_nodes_from([label_id(("object", t)) for t in object_types])
     index = {o: i for i, o in enumerate(objects)}
     for scene, atoms in scenes:
         _add_facts(graph, index, scene, atoms)
@@ -94,7 +108,7 @@ class SearchBudget:
             self.check()
         return a == b
 
-    def sub_budget(self, max_calls: int) -> "SearchBudget":
+    def sub_budget(self, max_calls: int) -> SearchBudget:
         """A smaller step budget sharing this one's deadline."""
         remaining = None if self.max_calls is None else self.max_calls - self.calls
         cap = max_calls if remaining is None else min(max_calls, remaining)

@@ -16,17 +16,20 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Literal
+from typing import TYPE_CHECKING, Literal
 
 from .errors import MissingExtraError, ResourceLimitError, require
+from .limits import time_limit
 from .pddl.domain import DomainDef
 from .pddl.problem import Problem
 from .pddl.writer import problem_to_pddl
-from .strips.plan_io import GroundStep, parse_plan
+from .strips.exact import solve_exhaustively
 from .strips.grounding import fits_type
+from .strips.plan_io import GroundStep, parse_plan
 from .strips.search import solve_by_search
 from .strips.validate import validate_plan
 
@@ -49,14 +52,35 @@ def check_solvable(domain: Domain, problem: Problem, timeout_s: float | None = 1
     """Solve ``problem`` with ``domain``'s planner and validate the plan it returns.
 
     A plan that fails validation is reported "unknown" with the validator's message: a planner
-    bug must never turn into a false "solvable".
+    bug must never turn into a false "solvable".  For a goal with negative literals the domain
+    planner solves its positive part first (no plan there: none for the goal; a plan that also
+    keeps the negative literals false: done); otherwise, and for ``or`` / ``exists`` / ...
+    goals, the bounded exhaustive search decides (running out is "unknown").
     """
+    contradiction = sorted(problem.goal & problem.negative_goal)
+    if contradiction:
+        return SolveResult("unsolvable", None, "the goal requires both "
+                           f"({' '.join(contradiction[0])}) and its negation")
+    start = time.monotonic()
+    planner = f"{domain.name} planner"
     try:
-        plan = domain.solve(problem, timeout_s)
+        plan = domain.solve(replace(problem, negative_goal=frozenset(), goal_formula=None),
+                            timeout_s) if problem.goal_formula is None else None
+        if not problem.has_plain_goal and (plan is None or not validate_plan(
+                domain.definition, problem, plan).ok):
+            # The positive part alone has no plan (then neither has the goal), or its plan
+            # misses the negative literals / formula: search under the full goal test.
+            if problem.goal_formula is None and plan is None:
+                return SolveResult("unsolvable", None, f"no plan exists ({planner}, positive "
+                                                       "part of the goal)")
+            planner = "exhaustive search"
+            left = None if timeout_s is None else max(0.0, timeout_s - (time.monotonic() - start))
+            with time_limit(left):
+                plan = solve_exhaustively(domain.definition, problem)
     except ResourceLimitError as err:
         return SolveResult("unknown", None, str(err))
     if plan is None:
-        return SolveResult("unsolvable", None, f"no plan exists ({domain.name} planner)")
+        return SolveResult("unsolvable", None, f"no plan exists ({planner})")
     verdict = validate_plan(domain.definition, problem, plan)
     if not verdict.ok:
         return SolveResult("unknown", None, f"planner returned an invalid plan: {verdict.message}")

@@ -84,12 +84,33 @@ def test_typed_objects_accepted_when_relaxed():
     assert p == read(PROBLEM)
 
 
-@pytest.mark.parametrize("goal", ["(not (on b1 b2))", "(or (on b1 b2) (on b2 b1))",
-                                  "(forall (?x) (clear ?x))", "(and (clear b1) (not (clear b2)))"])
-def test_non_conjunctive_goals_are_unsupported(goal):
-    text = PROBLEM.replace("(and (on-table b2) (on b1 b2))", goal)
+@pytest.mark.parametrize("goal, positive, negative", [
+    ("(not (on b1 b2))", set(), {("on", "b1", "b2")}),
+    ("(and (clear b1) (and (not (clear b2))))", {("clear", "b1")}, {("clear", "b2")}),
+])
+def test_goals_of_literals_split_into_positive_and_negative(goal, positive, negative):
+    p = read(PROBLEM.replace("(and (on-table b2) (on b1 b2))", goal))
+    assert (p.goal, p.negative_goal, p.goal_formula) == (positive, negative, None)
+
+
+@pytest.mark.parametrize("goal", ["(or (on b1 b2) (on b2 b1))", "(forall (?x) (clear ?x))",
+                                  "(and (clear b1) (exists (?y) (on ?y b1)))",
+                                  "(not (and (clear b1) (clear b2)))"])
+def test_goal_formulas_are_kept_whole(goal):
+    p = read(PROBLEM.replace("(and (on-table b2) (on b1 b2))", goal))
+    assert p.goal_formula is not None and not p.negative_goal
+
+
+@pytest.mark.parametrize("goal", ["(= b1 b2)", "(when (clear b1) (clear b2))",
+                                  "(preference p (clear b1))"])
+def test_goals_outside_the_fragment_are_unsupported(goal):
     with pytest.raises(UnsupportedFeatureError):
-        read(text)
+        read(PROBLEM.replace("(and (on-table b2) (on b1 b2))", goal))
+
+
+def test_quantified_variable_must_be_bound():
+    with pytest.raises(PDDLValidationError):
+        read(PROBLEM.replace("(and (on-table b2) (on b1 b2))", "(exists (?y) (on ?z b1))"))
 
 
 def test_errors_share_one_root_and_builtin():

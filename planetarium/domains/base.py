@@ -8,8 +8,9 @@ grade small problems through the bounded brute force inherited here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any
 
 from ..pddl.domain import Atom, DomainDef, parse_domain
 from ..pddl.problem import Problem
@@ -59,6 +60,23 @@ class Domain:
         from ..testing.bruteforce import reachable_goal_intersection
 
         return reachable_goal_intersection(self.definition, problem, DEFAULT_MAX_STATES)
+
+    def closed_form_covers(self, problem: Problem) -> bool:
+        """Whether :meth:`fully_specify` decides ``problem``'s initial state without enumerating
+        states, so calling it once per candidate atom (negative goals) stays cheap."""
+        return False
+
+    def reachability_signature(self, problem: Problem) -> frozenset[Atom] | None:
+        """Facts that fix ``problem``'s reachable states up to renaming, or ``None``.
+
+        Contract (what the strict placeholder check relies on): every bijection that maps one
+        problem's signature onto another's maps their reachable states onto each other, and the
+        signature can be read off any single reachable state (so a bijection mapping some
+        reachable state of one problem onto one of the other maps the signatures too).  Blocks
+        World from a well-formed state: the empty set (every arrangement of the blocks is
+        reachable).  ``None`` (the default) sends the check to the bounded search.
+        """
+        return None
 
     def solve(self, problem: Problem, timeout_s: float | None = None) -> Plan | None:
         """A plan for ``problem``, or ``None`` if it has none.

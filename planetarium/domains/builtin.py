@@ -25,6 +25,14 @@ class BuiltinDomain(Domain):
     def fully_specify(self, problem: Problem):
         return self._module("specify").fully_specify(self, problem)
 
+    def closed_form_covers(self, problem: Problem) -> bool:
+        covers = getattr(self._module("specify"), "closed_form_covers", None)
+        return bool(covers and covers(problem))
+
+    def reachability_signature(self, problem: Problem):
+        signature = getattr(self._module("specify"), "reachability_signature", None)
+        return signature(problem) if signature else None
+
     def solve(self, problem: Problem, timeout_s: float | None = None) -> Plan | None:
         return self._module("planner").solve(self, problem, timeout_s)
 

@@ -1,7 +1,8 @@
 """Grade a finished (or partial) run on CPU and write a reproducibility record.
 
-Every completion is graded twice, with strict typing and with typing relaxed (the paper's
-Figure 4: models add ``:typing`` to untyped domains).  ``results.json`` records what is needed
+Every completion is graded three times: with strict typing, with typing relaxed (the paper's
+Figure 4: models add ``:typing`` to untyped domains), and *anchored* (strict typing, and every
+ground-truth object the description names must keep its name).  ``results.json`` records what is needed
 to say two numbers are comparable: the config, package versions, dataset and prompt-template
 hashes and the git revision.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import importlib.metadata
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,10 @@ from .store import read_jsonl, write_json, write_jsonl
 VERDICTS = "verdicts.jsonl"
 RESULTS = "results.json"
 MODES = {"strict": False, "relaxed": True}
+#: Also graded, with strict typing and the objects the description names anchored
+#: (name-anchored equivalence); kept apart from MODES so reports built on MODES are unchanged.
+ANCHORED = "anchored"
+ALL_MODES = {**MODES, ANCHORED: False}
 STAGES = ("parseable", "solvable", "correct")
 _PACKAGES = (
     "planetarium",
@@ -61,6 +67,20 @@ def git_revision() -> str | None:
         return None
 
 
+def text_anchors(problem_pddl: str, text: str) -> list[str]:
+    """Ground-truth objects that the description names (whole words, any letter case): an
+    explicit description pins them, so the anchored score keeps their names."""
+    from ..errors import PlanetariumError
+    from ..grading import load_ground_truth
+
+    try:
+        _, truth = load_ground_truth(problem_pddl)
+    except PlanetariumError:
+        return []  # grading reports the broken ground truth itself
+    words = set(re.findall(r"[\w\-]+", text.lower()))
+    return sorted(o for o in truth.objects if o in words)
+
+
 def _verdict(raw: dict[str, Any]) -> dict[str, Any]:
     """grade_batch's dict plus the derived ``correct`` flag (None counts as not passed)."""
     stages = {key: raw.get(key) for key in ("parseable", "solvable", "equivalent")}
@@ -68,11 +88,11 @@ def _verdict(raw: dict[str, Any]) -> dict[str, Any]:
     return {**stages, "correct": correct, "status": raw.get("status"), "reason": raw.get("reason")}
 
 
-def summarize(verdicts: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Counts and rates of each stage, per typing mode, plus items that got no verdict."""
+def summarize(verdicts: list[dict[str, Any]], modes=MODES) -> dict[str, dict[str, Any]]:
+    """Counts and rates of each stage, per grading mode, plus items that got no verdict."""
     total = len(verdicts)
     summary = {}
-    for mode in MODES:
+    for mode in modes:
         counts = {stage: sum(bool(v[mode][stage]) for v in verdicts) for stage in STAGES}
         summary[mode] = {
             "n": total,
@@ -109,12 +129,15 @@ def grade_run(
         }
         for row in answered
     ]
+    anchored_jobs = [{**job, "anchored_objects": text_anchors(row["problem_pddl"],
+                                                             row.get("natural_language", ""))}
+                     for job, row in zip(jobs, answered)]
     timeout = timeout_s if timeout_s is not None else manifest["config"]["grade_timeout_s"]
     graded = {
         mode: {
             raw["id"]: _verdict(raw)
             for raw in grade_batch(
-                jobs,
+                anchored_jobs if mode == ANCHORED else jobs,
                 workers=workers,
                 timeout_s=timeout,
                 relax_typing=relax,
@@ -122,10 +145,10 @@ def grade_run(
                 total=len(jobs),
             )
         }
-        for mode, relax in MODES.items()
+        for mode, relax in ALL_MODES.items()
     }
     verdicts = [
-        {"id": job["id"], "domain": row["domain"], **{m: graded[m][job["id"]] for m in MODES}}
+        {"id": job["id"], "domain": row["domain"], **{m: graded[m][job["id"]] for m in ALL_MODES}}
         for job, row in zip(jobs, answered)
     ]
     write_jsonl(run_dir / VERDICTS, verdicts)
@@ -136,7 +159,7 @@ def grade_run(
         "graded_at": datetime.datetime.now(datetime.timezone.utc).isoformat(),
         "n_answered": len(answered),
         "n_missing": len(rows) - len(answered),
-        "summary": summarize(verdicts),
+        "summary": summarize(verdicts, ALL_MODES),
     }
     write_json(run_dir / RESULTS, results)
     return results

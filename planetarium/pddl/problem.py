@@ -8,21 +8,36 @@ equivalent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import PDDLSyntaxError, PDDLValidationError, UnsupportedFeatureError
 from .domain import Atom, DomainDef, parse_typed_list
 from .extract import extract_problem
 from .sexpr import SList, read_sexprs
 
-_UNSUPPORTED_GOAL = {"not", "or", "imply", "forall", "exists", "when", "preference"}
+_UNSUPPORTED_GOAL = {"when", "preference"}
+#: Goal connectives decided only by the bounded exact search (see ``Problem.goal_formula``).
+_FORMULA_GOAL = {"or", "imply", "forall", "exists"}
 _NUMERIC = {"=", "<", ">", "<=", ">=", "increase", "decrease"}
+
+#: A goal formula beyond a conjunction of literals, as nested tuples:
+#: ``("atom", atom)``, ``("not", f)``, ``("and", f, ...)``, ``("or", f, ...)``,
+#: ``("imply", f, g)``, ``("forall"|"exists", ((var, type), ...), f)``.  Atoms inside a
+#: quantifier may hold its variables (``?x``).
+Formula = tuple
 
 
 @dataclass(frozen=True)
 class Problem:
-    """A STRIPS problem: objects with types, initial state, conjunctive positive goal."""
+    """A STRIPS problem: objects with types, initial state, goal.
+
+    The goal is ``goal`` (atoms that must hold) and ``negative_goal`` (atoms that must not) when
+    it is a conjunction of literals — the common case, and the only one with ``negative_goal``
+    empty that the fast, closed-form pipeline sees.  A goal with ``or`` / ``imply`` / ``exists`` /
+    ``forall`` is kept whole in ``goal_formula`` (``goal`` then holds its atoms that must be true
+    in every goal state by the formula's shape alone: the top-level positive conjuncts).
+    """
 
     name: str
     domain: str
@@ -30,6 +45,13 @@ class Problem:
     object_types: tuple[str, ...]  # aligned with ``objects``; "object" when untyped or relaxed
     init: frozenset[Atom]
     goal: frozenset[Atom]
+    negative_goal: frozenset[Atom] = frozenset()
+    goal_formula: Formula | None = None
+
+    @property
+    def has_plain_goal(self) -> bool:
+        """Whether the goal is a conjunction of positive atoms (the paper's fragment)."""
+        return not self.negative_goal and self.goal_formula is None
 
     @property
     def type_of(self) -> dict[str, str]:
@@ -79,7 +101,7 @@ class _ProblemReader:
             if key not in sections:
                 raise PDDLSyntaxError(f"the problem has no '{key}' section", define.line)
         init = self._read_init(sections[":init"])
-        goal = self._read_goal(sections[":goal"])
+        goal, negative, formula = self._read_goal(sections[":goal"])
         return Problem(
             name=str(header[1]),
             domain=self.domain.name,
@@ -87,6 +109,8 @@ class _ProblemReader:
             object_types=tuple(objects.values()),
             init=frozenset(init),
             goal=frozenset(goal),
+            negative_goal=frozenset(negative),
+            goal_formula=formula,
         )
 
     def _check_domain_name(self, section: SList | None, line: int) -> None:
@@ -126,7 +150,7 @@ class _ProblemReader:
         self.types = objects
         return objects
 
-    def _read_atom(self, expr, where: str) -> Atom:
+    def _read_atom(self, expr, where: str, variables: dict[str, str] | None = None) -> Atom:
         if not isinstance(expr, SList) or not expr:
             raise PDDLSyntaxError(f"expected an atom in {where}, found '{_fmt(expr)[:60]}'",
                                   getattr(expr, "line", None))
@@ -152,6 +176,8 @@ class _ProblemReader:
             )
         for arg, param_type in zip(args, signature):
             arg_type = self.types.get(arg)
+            if arg_type is None and variables and arg in variables:  # a quantified ?variable
+                arg_type = variables[arg] if self.check_types else "object"
             if arg_type is None:
                 raise PDDLValidationError(
                     f"{_fmt(expr)} in {where}: object '{arg}' is not declared in :objects", expr.line
@@ -175,26 +201,90 @@ class _ProblemReader:
             atoms.append(self._read_atom(expr, ":init"))
         return atoms
 
-    def _read_goal(self, section: SList) -> list[Atom]:
+    def _read_goal(self, section: SList) -> tuple[list[Atom], list[Atom], Formula | None]:
+        """Positive atoms, negative atoms, and the whole formula when it is not a conjunction of
+        literals (then the atoms are the formula's top-level positive conjuncts)."""
         if len(section) != 2:
             raise PDDLSyntaxError(
                 f"':goal' must hold exactly one formula, found {len(section) - 1}", section.line
             )
-        atoms = []
+        positive: list[Atom] = []
+        negative: list[Atom] = []
         stack = [section[1]]
-        while stack:
+        while stack:  # the common case, a conjunction of literals, without building a tree
             expr = stack.pop()
             head = expr[0] if isinstance(expr, SList) and expr and isinstance(expr[0], str) else None
             if head == "and":
                 stack.extend(reversed(expr[1:]))
-            elif head in _UNSUPPORTED_GOAL:
-                raise UnsupportedFeatureError(
-                    f"line {expr.line}: goal uses '{head}' ({_fmt(expr)[:80]}); only conjunctions "
-                    "of positive atoms are supported"
-                )
+            elif head == "not" and len(expr) == 2 and _is_atom(expr[1]):
+                negative.append(self._read_atom(expr[1], ":goal"))
+            elif head in _FORMULA_GOAL or head == "not":
+                return self._whole_formula(section[1])
             else:
-                atoms.append(self._read_atom(expr, ":goal"))
-        return atoms
+                if head in _UNSUPPORTED_GOAL or head == "=":
+                    self._read_formula(expr, {})  # raises the construct's own error
+                positive.append(self._read_atom(expr, ":goal"))
+        return positive, negative, None
+
+    def _whole_formula(self, expr) -> tuple[list[Atom], list[Atom], Formula]:
+        """The goal as a formula tree, with its top-level positive conjuncts (true in every goal
+        state by the formula's shape alone) as the positive atoms."""
+        formula = self._read_formula(expr, {})
+        positive, stack = [], [formula]
+        while stack:
+            node = stack.pop()
+            if node[0] == "and":
+                stack.extend(node[1:])
+            elif node[0] == "atom":
+                positive.append(node[1])
+        return positive, [], formula
+
+    def _read_formula(self, expr, variables: dict[str, str]) -> Formula:
+        head = expr[0] if isinstance(expr, SList) and expr and isinstance(expr[0], str) else None
+        if head in _UNSUPPORTED_GOAL:
+            raise UnsupportedFeatureError(
+                f"line {expr.line}: goal uses '{head}' ({_fmt(expr)[:80]}), which is outside "
+                "the goal fragment Planetarium grades"
+            )
+        if head == "=":
+            raise UnsupportedFeatureError(
+                f"line {expr.line}: equality {_fmt(expr)[:80]} in the goal needs ':equality', "
+                f"which domain '{self.domain.name}' does not declare"
+            )
+        if head == "and":
+            return ("and",) + tuple(self._read_formula(x, variables) for x in expr[1:])
+        if head == "or":
+            return ("or",) + tuple(self._read_formula(x, variables) for x in expr[1:])
+        if head in ("not", "imply"):
+            want = 1 if head == "not" else 2
+            if len(expr) != want + 1:
+                raise PDDLSyntaxError(f"'{head}' takes {want} formula(s): {_fmt(expr)[:80]}",
+                                      expr.line)
+            return (head,) + tuple(self._read_formula(x, variables) for x in expr[1:])
+        if head in ("forall", "exists"):
+            if len(expr) != 3 or not isinstance(expr[1], SList):
+                raise PDDLSyntaxError(f"expected '({head} (?x - type ...) FORMULA)', found "
+                                      f"{_fmt(expr)[:80]}", expr.line)
+            declared = SList(expr.line)
+            declared.extend([head, *expr[1]])
+            bound = []
+            for var, type_name in parse_typed_list(declared):
+                if not str(var).startswith("?"):
+                    raise PDDLSyntaxError(f"'{head}' binds '{var}', expected a ?variable",
+                                          expr.line)
+                if self.check_types and type_name not in self.domain.types and type_name != "object":
+                    raise PDDLValidationError(
+                        f"'{head}' binds {var} to type '{type_name}', which domain "
+                        f"'{self.domain.name}' does not declare", expr.line)
+                bound.append((str(var), type_name if self.check_types else "object"))
+            inner = {**variables, **dict(bound)}
+            return (head, tuple(bound), self._read_formula(expr[2], inner))
+        return ("atom", self._read_atom(expr, ":goal", variables))
+
+
+def _is_atom(expr) -> bool:
+    return (isinstance(expr, SList) and bool(expr) and isinstance(expr[0], str)
+            and expr[0] not in _FORMULA_GOAL | _UNSUPPORTED_GOAL | {"and", "not", "="})
 
 
 def read_problem(raw: str, domain: DomainDef | Callable[[str], DomainDef], *,

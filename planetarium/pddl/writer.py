@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 from .domain import Atom
-from .problem import Problem
+from .problem import Formula, Problem
 
 
 def atom_to_pddl(atom: Atom) -> str:
     return "(" + " ".join(atom) + ")"
+
+
+def formula_to_pddl(formula: Formula) -> str:
+    """Write a goal formula (``Problem.goal_formula``) back as PDDL."""
+    head = formula[0]
+    if head == "atom":
+        return atom_to_pddl(formula[1])
+    if head in ("forall", "exists"):
+        variables = " ".join(f"{v} - {t}" for v, t in formula[1])
+        return f"({head} ({variables}) {formula_to_pddl(formula[2])})"
+    return "(" + " ".join([head] + [formula_to_pddl(f) for f in formula[1:]]) + ")"
 
 
 def problem_to_pddl(problem: Problem, *, typed: bool = False) -> str:
@@ -22,13 +33,16 @@ def problem_to_pddl(problem: Problem, *, typed: bool = False) -> str:
         objects = " ".join(problem.objects)
         requirements = "(:requirements :strips)"
     init = "\n    ".join(atom_to_pddl(a) for a in sorted(problem.init))
-    goal = "\n      ".join(atom_to_pddl(a) for a in sorted(problem.goal))
+    goal = "\n      ".join([atom_to_pddl(a) for a in sorted(problem.goal)]
+                            + [f"(not {atom_to_pddl(a)})" for a in sorted(problem.negative_goal)])
+    goal = ("(and\n      " + goal + ")" if problem.goal_formula is None
+            else formula_to_pddl(problem.goal_formula))
     return (
         f"(define (problem {problem.name})\n"
         f"  (:domain {problem.domain})\n"
         f"  {requirements}\n"
         f"  (:objects {objects})\n"
         f"  (:init\n    {init})\n"
-        f"  (:goal (and\n      {goal}))\n"
+        f"  (:goal {goal})\n"
         ")\n"
     )

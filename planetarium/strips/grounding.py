@@ -8,9 +8,10 @@ preconditions hold in the initial state are produced.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
+from ..errors import ResourceLimitError
 from ..pddl.domain import Action, Atom, DomainDef
 from ..pddl.problem import Problem
 
@@ -81,13 +82,16 @@ def ground_actions(domain: DomainDef, problem: Problem) -> Iterator[GroundAction
                 yield ground_action(action, args)
 
 
+class StateBudgetExceeded(ResourceLimitError):
+    """More states are reachable than the caller allowed (not the clock running out)."""
+
+
 def reachable_states(actions: list[GroundAction], init: State, max_states: int) -> Iterator[State]:
     """Breadth-first enumeration of every state reachable from ``init``.
 
     Raises :class:`ResourceLimitError` when more than ``max_states`` states are reachable, so a
     caller can never mistake a truncated enumeration for the whole space.
     """
-    from ..errors import ResourceLimitError
     from ..limits import check_deadline
 
     seen = {init}
@@ -103,7 +107,7 @@ def reachable_states(actions: list[GroundAction], init: State, max_states: int) 
                     succ = (state - action.delete) | action.add
                     if succ not in seen:
                         if len(seen) >= max_states:
-                            raise ResourceLimitError(
+                            raise StateBudgetExceeded(
                                 f"more than {max_states} reachable states; brute force gives up"
                             )
                         seen.add(succ)

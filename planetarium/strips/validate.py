@@ -10,15 +10,17 @@ that does not parse are all reported as results, not raised.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal
 
 from ..errors import PDDLSyntaxError
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from ..pddl.writer import atom_to_pddl
-from .plan_io import parse_plan
+from .goals import formula_holds
 from .grounding import fits_type
+from .plan_io import parse_plan
 
 FailureKind = Literal["syntax", "malformed", "unknown-action", "arity", "unknown-object", "type",
                       "precondition", "goal"]
@@ -104,4 +106,13 @@ def validate_plan(domain: DomainDef, problem: Problem,
         return ValidationResult(
             False, f"after {len(plan)} step(s) the goal is not satisfied: {_atoms(unmet)}",
             None, "goal", tuple(sorted(unmet)))
+    still_true = problem.negative_goal & state
+    if still_true:
+        return ValidationResult(
+            False, f"after {len(plan)} step(s) the goal is not satisfied: these must be false: "
+            f"{_atoms(still_true)}", None, "goal", tuple(sorted(still_true)))
+    if problem.goal_formula is not None and not formula_holds(
+            problem.goal_formula, frozenset(state), problem, domain.is_subtype):
+        return ValidationResult(
+            False, f"after {len(plan)} step(s) the goal formula is false", None, "goal")
     return ValidationResult(True, f"plan of {len(plan)} step(s) reaches the goal")

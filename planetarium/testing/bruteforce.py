@@ -7,18 +7,17 @@ for small problems — which is exactly what makes it trustworthy as an oracle.
 from __future__ import annotations
 
 import itertools
-from typing import Iterator
+from collections.abc import Iterator
 
+from ..errors import UnsupportedFeatureError
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
-from ..strips.grounding import ground_actions, reachable_states
+from ..strips import exact
 
 
 def reachable_goal_states(domain: DomainDef, problem: Problem, max_states: int) -> list[frozenset]:
-    """All reachable states that contain the goal."""
-    actions = list(ground_actions(domain, problem))
-    return [s for s in reachable_states(actions, frozenset(problem.init), max_states)
-            if problem.goal <= s]
+    """All reachable states that satisfy the goal (positive, negative literals or formula)."""
+    return exact.reachable_goal_states(domain, problem, max_states)[0]
 
 
 def reachable_goal_intersection(domain: DomainDef, problem: Problem,
@@ -34,24 +33,28 @@ def _rename(atoms, mapping: dict[str, str]) -> frozenset:
     return frozenset((a[0],) + tuple(mapping[x] for x in a[1:]) for a in atoms)
 
 
-def _signature(problem: Problem) -> dict[str, tuple]:
-    """Per object: its type and the (predicate, position) pairs it fills in the initial state.
+def _signature(problem: Problem, anchors: frozenset[str]) -> dict[str, tuple]:
+    """Per object: its type, its name if anchored, and the (predicate, position) pairs it fills
+    in the initial state.
 
-    Any bijection that maps one initial state onto another preserves these signatures, so the
-    brute force only tries bijections within classes of equal signature.
+    Any bijection that maps one initial state onto another (anchored names to themselves)
+    preserves these signatures, so the brute force only tries bijections within classes of
+    equal signature.
     """
     sig: dict[str, list] = {o: [t] for o, t in zip(problem.objects, problem.object_types)}
     for atom in problem.init:
         for pos, arg in enumerate(atom[1:]):
             sig[arg].append((atom[0], pos))
-    return {o: (s[0], tuple(sorted(s[1:]))) for o, s in sig.items()}
+    return {o: (s[0], o if o in anchors else None, tuple(sorted(s[1:]))) for o, s in sig.items()}
 
 
-def init_preserving_bijections(a: Problem, b: Problem) -> Iterator[dict[str, str]]:
-    """Every bijection of objects of ``a`` onto ``b`` that maps a's initial state onto b's."""
+def init_preserving_bijections(a: Problem, b: Problem,
+                               anchors: frozenset[str] = frozenset()) -> Iterator[dict[str, str]]:
+    """Every bijection of objects of ``a`` onto ``b`` that maps a's initial state onto b's and
+    each anchored name to itself."""
     if len(a.objects) != len(b.objects) or len(a.init) != len(b.init):
         return
-    sig_a, sig_b = _signature(a), _signature(b)
+    sig_a, sig_b = _signature(a, anchors), _signature(b, anchors)
     classes: dict[tuple, tuple[list[str], list[str]]] = {}
     for o, s in sig_a.items():
         classes.setdefault(s, ([], []))[0].append(o)
@@ -68,45 +71,80 @@ def init_preserving_bijections(a: Problem, b: Problem) -> Iterator[dict[str, str
             yield mapping
 
 
-def equivalent_by_definition(domain: DomainDef, a: Problem, b: Problem, *,
-                             is_placeholder: bool, max_states: int = 100_000) -> bool:
-    """Decide equivalence by enumerating states.
+def _goal_state_sets(domain: DomainDef, p: Problem, max_states: int):
+    """(reachable goal states, atoms true in some reachable state)."""
+    goals, atoms = exact.reachable_goal_states(domain, p, max_states)
+    return {frozenset(s) for s in goals}, atoms
 
-    Identity mode is Definition 2 of the Planetarium paper taken literally: some bijection f of
-    objects maps a's initial state onto b's *and* a's set of reachable goal states onto b's.
-    Placeholder mode: the initial states are isomorphic, and some (possibly different)
-    type-preserving bijection maps the facts true in all of a's reachable goal states onto those
-    of b's — the goal's objects are placeholders.  With no reachable goal state on either side,
-    the goal sides match; with none on one side only, they do not.
+
+def equivalent_by_definition(domain: DomainDef, a: Problem, b: Problem, *,
+                             is_placeholder: bool, max_states: int = 100_000,
+                             anchors: frozenset[str] = frozenset(),
+                             placeholder_semantics: str = "paper") -> bool:
+    """Decide equivalence by enumerating states and bijections (the referee).
+
+    Every bijection considered maps each name in ``anchors`` to itself; an anchored name
+    missing on either side means not equivalent.  G is the set of reachable states satisfying
+    the goal (positive and negative literals, or any formula).
+
+    * Identity mode is Definition 2 taken literally: some bijection f maps a's initial state
+      onto b's *and* G_a onto G_b.
+    * Placeholder mode, ``"paper"`` semantics: the initial states are isomorphic, and some
+      (possibly different) type-preserving bijection g maps F+_a (facts true in all of G_a) onto
+      F+_b — and, unless both goal-state sets are exactly the reachable states containing F+,
+      also maps F-_a onto F-_b (facts false in all of G but true in some reachable state).
+      Goals with ``or`` / ``exists`` / ... have no fully specified scene: UnsupportedFeatureError.
+    * Placeholder mode, ``"reachable-goal-states"``: the initial states are isomorphic and some
+      type-preserving bijection g maps G_a onto G_b.
+
+    With no reachable goal state on either side, the goal sides match; on one side only, not.
     """
-    goals_a = {frozenset(s) for s in reachable_goal_states(domain, a, max_states)}
-    goals_b = {frozenset(s) for s in reachable_goal_states(domain, b, max_states)}
+    anchors = frozenset(anchors)
+    if any(n not in a.objects or n not in b.objects for n in anchors):
+        return False
+    goals_a, atoms_a = _goal_state_sets(domain, a, max_states)
+    goals_b, atoms_b = _goal_state_sets(domain, b, max_states)
     if len(goals_a) != len(goals_b):
         return False
-    if not any(True for _ in init_preserving_bijections(a, b)):
+    if not any(True for _ in init_preserving_bijections(a, b, anchors)):
         return False
     if not goals_a:
         return True
-    inter_a = frozenset.intersection(*goals_a)
-    inter_b = frozenset.intersection(*goals_b)
-    if is_placeholder:
-        return any(_rename(inter_a, m) == inter_b for m in _all_typed_bijections(a, b))
-    for mapping in init_preserving_bijections(a, b):
-        if _rename(inter_a, mapping) != inter_b:
-            continue  # cheap necessary condition: f maps the intersection onto the intersection
-        if {_rename(s, mapping) for s in goals_a} == goals_b:
-            return True
-    return False
+    if not is_placeholder:
+        return any({_rename(s, m) for s in goals_a} == goals_b
+                   for m in init_preserving_bijections(a, b, anchors))
+    if placeholder_semantics == "reachable-goal-states":
+        return any({_rename(s, m) for s in goals_a} == goals_b
+                   for m in _all_typed_bijections(a, b, anchors))
+    if a.goal_formula is not None or b.goal_formula is not None:
+        raise UnsupportedFeatureError("paper placeholder semantics need conjunctive goals")
+    inter_a, inter_b = frozenset.intersection(*goals_a), frozenset.intersection(*goals_b)
+    positive_only = all(
+        sum(1 for s in states if inter <= s) == len(goals)
+        for states, inter, goals in ((_reachable(domain, a, max_states), inter_a, goals_a),
+                                     (_reachable(domain, b, max_states), inter_b, goals_b)))
+    false_a = frozenset(atoms_a - frozenset.union(*goals_a))
+    false_b = frozenset(atoms_b - frozenset.union(*goals_b))
+    return any(_rename(inter_a, m) == inter_b
+               and (positive_only or _rename(false_a, m) == false_b)
+               for m in _all_typed_bijections(a, b, anchors))
 
 
-def _all_typed_bijections(a: Problem, b: Problem) -> Iterator[dict[str, str]]:
-    """Every type-preserving bijection of objects (placeholder goals may permute anything)."""
-    by_type_a: dict[str, list[str]] = {}
-    by_type_b: dict[str, list[str]] = {}
+def _reachable(domain: DomainDef, p: Problem, max_states: int) -> list[frozenset]:
+    from ..strips.grounding import ground_actions, reachable_states
+
+    return list(reachable_states(list(ground_actions(domain, p)), frozenset(p.init), max_states))
+
+
+def _all_typed_bijections(a: Problem, b: Problem,
+                          anchors: frozenset[str] = frozenset()) -> Iterator[dict[str, str]]:
+    """Every type-preserving bijection of objects (anchored names to themselves)."""
+    by_type_a: dict[tuple, list[str]] = {}
+    by_type_b: dict[tuple, list[str]] = {}
     for o, t in zip(a.objects, a.object_types):
-        by_type_a.setdefault(t, []).append(o)
+        by_type_a.setdefault((t, o if o in anchors else None), []).append(o)
     for o, t in zip(b.objects, b.object_types):
-        by_type_b.setdefault(t, []).append(o)
+        by_type_b.setdefault((t, o if o in anchors else None), []).append(o)
     if {t: len(v) for t, v in by_type_a.items()} != {t: len(v) for t, v in by_type_b.items()}:
         return
     types = list(by_type_a)

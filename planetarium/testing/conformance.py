@@ -9,6 +9,12 @@ draws from the domain file alone.
     from planetarium.testing.conformance import check_fully_specify, random_problems
     problems = random_problems(MY_DOMAIN, count=200, seed=0)
     assert check_fully_specify(MY_DOMAIN, problems) == []
+
+The semantics beyond the paper are checked the same way: :func:`check_literal_closure` (goals
+with negative literals: F+ and F- against enumeration) and :func:`check_equivalence` (the
+grader's verdict against the brute-force referee in identity, paper placeholder and strict
+placeholder mode, with and without anchored names), on problems from
+``random_problems(..., negative=True)``.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..domains.base import Domain
-from ..errors import ResourceLimitError
+from ..errors import ResourceLimitError, UnsupportedFeatureError
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem, read_problem
 from ..pddl.writer import problem_to_pddl
@@ -80,6 +86,59 @@ def check_fully_specify(domain: Domain, problems: Iterable[Problem], *,
     return mismatches
 
 
+def _closure_key(closure) -> tuple | None:
+    return None if closure is None else (closure.positive, closure.negative, closure.positive_only)
+
+
+def check_literal_closure(domain: Domain, problems: Iterable[Problem], *,
+                          max_states: int = 20_000) -> list[str]:
+    """Problems (with negative goal literals) on which the grader's closure of the goal — F+
+    and F- & U, closed form or bounded search — differs from explicit enumeration."""
+    from ..goalsets import literal_closure, search_closure
+
+    mismatches = []
+    for problem in problems:
+        try:
+            expected = search_closure(domain, problem, max_states)
+            got = literal_closure(domain, problem)
+        except ResourceLimitError:
+            continue
+        if _closure_key(got) != _closure_key(expected):
+            mismatches.append(f"closure {_closure_key(got)} != enumerated {_closure_key(expected)}\n"
+                              f"{problem_to_pddl(problem)}")
+    return mismatches
+
+
+def check_equivalence(domain: Domain, pairs: Iterable[tuple[Problem, Problem]], *,
+                      anchors: Iterable[str] = (), max_states: int = 20_000) -> list[str]:
+    """Pairs on which :func:`~planetarium.equivalence.compare` and the brute-force referee
+    disagree, in identity, paper-placeholder and strict-placeholder mode, without and with
+    ``anchors``.  Pairs too large for either are skipped."""
+    from ..equivalence import compare
+    from .bruteforce import equivalent_by_definition
+
+    modes = [(False, "paper"), (True, "paper"), (True, "reachable-goal-states")]
+    mismatches = []
+    for a, b in pairs:
+        for anchored in (frozenset(), frozenset(anchors)):
+            for placeholder, semantics in modes:
+                try:
+                    expected = equivalent_by_definition(
+                        domain.definition, a, b, is_placeholder=placeholder,
+                        max_states=max_states, anchors=anchored,
+                        placeholder_semantics=semantics)
+                    got = compare(a, b, domain, is_placeholder=placeholder,
+                                  anchored_objects=anchored, placeholder_semantics=semantics)
+                except (ResourceLimitError, UnsupportedFeatureError):
+                    continue
+                if got.equivalent != expected:
+                    mismatches.append(
+                        f"placeholder={placeholder} semantics={semantics} anchors="
+                        f"{sorted(anchored)}: grader {got.equivalent} ({got.reason}), brute "
+                        f"force {expected}\n{problem_to_pddl(a)}\n{problem_to_pddl(b)}")
+    return mismatches
+
+
 def _leaf_types(definition: DomainDef) -> list[str]:
     """Types that objects get: those no other type descends from ('object' when untyped)."""
     if not definition.typed or not definition.types:
@@ -98,13 +157,14 @@ def _all_atoms(definition: DomainDef, problem: Problem) -> list[Atom]:
 
 def random_problems(domain: Domain, *, count: int, seed: int = 0, objects_per_type: int = 2,
                     init_density: float = 0.35, walk_length: int = 6,
-                    goal_size: int = 2) -> list[Problem]:
+                    goal_size: int = 2, negative: bool = False) -> list[Problem]:
     """Small random problems built from the domain file alone (no domain knowledge).
 
     Each init is a random subset of all ground atoms (``init_density`` of them).  Most goals are
     facts of a state reached by a random walk of up to ``walk_length`` actions, so they are
     solvable and exercise the actions; one problem in four gets a random goal instead, which
-    covers unsolvable goals.  Deterministic in ``seed``.
+    covers unsolvable goals.  With ``negative``, each goal also requires one or two random atoms
+    to be false.  Deterministic in ``seed``.
     """
     definition = domain.definition
     rng = random.Random(seed)
@@ -135,6 +195,8 @@ def random_problems(domain: Domain, *, count: int, seed: int = 0, objects_per_ty
                 state = rng.choice(applicable).apply(state)
             pool = sorted(state - init) or sorted(state) or atoms
         goal = frozenset(rng.sample(pool, min(len(pool), rng.randint(1, goal_size))))
+        negated = frozenset(rng.sample(atoms, min(len(atoms), rng.randint(1, 2)))) if negative \
+            else frozenset()
         problems.append(Problem(skeleton.name, skeleton.domain, skeleton.objects,
-                                skeleton.object_types, init, goal))
+                                skeleton.object_types, init, goal, negated))
     return problems

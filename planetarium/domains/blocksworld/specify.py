@@ -155,3 +155,14 @@ def fully_specify(domain: Domain, problem: Problem) -> frozenset[Atom] | None:
     if not goal.held and not some_unmentioned:
         forced.append(("arm-empty",))
     return problem.goal.union(forced)
+
+
+def closed_form_covers(problem: Problem) -> bool:
+    """Whether :func:`fully_specify` uses the closed form (a well-formed initial state)."""
+    return _is_well_formed(problem.objects, problem.init)
+
+
+def reachability_signature(problem: Problem) -> frozenset[Atom] | None:
+    """From a well-formed initial state every well-formed configuration of the blocks is
+    reachable (module docstring): the reachable states depend on the blocks alone."""
+    return frozenset() if _is_well_formed(problem.objects, problem.init) else None

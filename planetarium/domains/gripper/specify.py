@@ -166,3 +166,21 @@ def fully_specify(domain: Domain, problem: Problem) -> frozenset[Atom] | None:
     if not unplaced:
         forced += [("free", g) for g in untaken]
     return goal.union(world.static, forced)
+
+
+def closed_form_covers(problem: Problem) -> bool:
+    """Whether :func:`fully_specify` uses the closed form (a well-formed initial state)."""
+    return _read_world(problem) is not None
+
+
+def reachability_signature(problem: Problem) -> frozenset[Atom] | None:
+    """With the robot in a room and a usable gripper, the reachable states are every placement
+    over the rooms, the movable balls and the usable grippers (module docstring): those, with
+    the kind atoms, are the signature.  Any reachable state shows them again (a movable ball is
+    always somewhere, a usable gripper always free or carrying, kinds never change).  Otherwise
+    (robot nowhere, no usable gripper, malformed) ``None``."""
+    world = _read_world(problem)
+    if world is None or world.robby is None or not world.usable:
+        return None
+    return world.static.union([("movable", b) for b in world.movable],
+                              [("usable", g) for g in world.usable])

@@ -208,3 +208,8 @@ def fully_specify(domain: Domain, problem: Problem) -> frozenset[Atom] | None:
     if len(ends) == 1:
         facts.add(("at_rover", *ends))
     return frozenset(facts)
+
+
+def closed_form_covers(problem: Problem) -> bool:
+    """Whether :func:`fully_specify` uses the forward pass (the rover on at most one waypoint)."""
+    return sum(1 for a in problem.init if a[0] == "at_rover") <= 1

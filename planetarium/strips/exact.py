@@ -1,0 +1,73 @@
+"""The bounded exact search: every reachable state, explicitly, up to a budget.
+
+Used where no closed form is exact — goals with genuinely restricting negative literals or with
+``or`` / ``imply`` / ``exists`` / ``forall``, and initial states the domain rules do not cover.
+Exhaustive below the budget (so its answers are proofs), and raises
+:class:`~planetarium.errors.ResourceLimitError` past it, so a truncated enumeration can never
+pass for a verdict.
+"""
+
+from __future__ import annotations
+
+from ..errors import ResourceLimitError
+from ..limits import check_deadline
+from ..pddl.domain import DomainDef
+from ..pddl.problem import Problem
+from .goals import goal_holds
+from .grounding import ground_actions, reachable_states
+from .plan_io import GroundStep
+
+#: States the bounded search enumerates before giving up (grading and solvability).
+MAX_STATES = 100_000
+
+
+def reachable_goal_states(domain: DomainDef, problem: Problem,
+                          max_states: int | None = None) -> tuple[list[frozenset], set]:
+    """All reachable states satisfying the goal, and the union of all reachable states' atoms
+    (``max_states`` defaults to :data:`MAX_STATES`, read at call time)."""
+    max_states = MAX_STATES if max_states is None else max_states
+    actions = list(ground_actions(domain, problem))
+    goals, seen_atoms = [], set()
+    for state in reachable_states(actions, frozenset(problem.init), max_states):
+        seen_atoms |= state
+        if goal_holds(problem, state, domain.is_subtype):
+            goals.append(state)
+    return goals, seen_atoms
+
+
+def solve_exhaustively(domain: DomainDef, problem: Problem,
+                       max_states: int | None = None) -> list[GroundStep] | None:
+    """A shortest plan by breadth-first search under the full goal test, or ``None`` when no
+    reachable state satisfies the goal; :class:`ResourceLimitError` past ``max_states``."""
+    max_states = MAX_STATES if max_states is None else max_states
+    actions = list(ground_actions(domain, problem))
+    init = frozenset(problem.init)
+    parent: dict[frozenset, tuple[frozenset, GroundStep] | None] = {init: None}
+    frontier = [init]
+    while frontier:
+        following = []
+        for index, state in enumerate(frontier):
+            if not index & 0xFF:
+                check_deadline("exhaustive search")
+            if goal_holds(problem, state, domain.is_subtype):
+                return _trace(parent, state)
+            for action in actions:
+                if action.pre <= state:
+                    succ = (state - action.delete) | action.add
+                    if succ not in parent:
+                        if len(parent) >= max_states:
+                            raise ResourceLimitError(
+                                f"more than {max_states} reachable states; exhaustive search gives up")
+                        parent[succ] = (state, (action.name,) + action.args)
+                        following.append(succ)
+        frontier = following
+    return None
+
+
+def _trace(parent: dict, state: frozenset) -> list[GroundStep]:
+    plan = []
+    while parent[state] is not None:
+        state, step = parent[state]
+        plan.append(step)
+    plan.reverse()
+    return plan
