@@ -43,7 +43,8 @@ def test_shipped_tiny_config_loads_nf4_double_quant_on_cpu(tiny_model):  # noqa:
     layers = [m for m in model.modules() if isinstance(m, bnb.nn.Linear4bit)]
     # 2 decoder layers x (q, k, v, o, gate, up, down); the tied LM head stays unquantized
     assert len(layers) == 14
-    assert all(m.weight.dtype == torch.uint8 and m.weight.device.type == "cpu" for m in layers)
+    device = "cuda" if torch.cuda.is_available() else "cpu"  # the 4-bit path is the same on both
+    assert all(m.weight.dtype == torch.uint8 and m.weight.device.type == device for m in layers)
     assert quantization_used(model) == {
         "mode": "4bit-nf4-double-quant",
         "linear_4bit": 14,
@@ -96,7 +97,7 @@ def test_qlora_loss_on_a_fixed_batch_goes_down(tiny_model, tmp_path):  # noqa: F
     def loss() -> float:
         model.eval()
         with torch.no_grad():
-            return model(**batch).loss.item()
+            return model(**{key: value.to(model.device) for key, value in batch.items()}).loss.item()
 
     before = loss()
     make_trainer(cfg, model, tokenizer, examples, tmp_path).train()
