@@ -116,3 +116,21 @@ def test_rows_hash_names_content_and_order():
     assert rows_hash(rows) != rows_hash(rows[::-1])
     changed = [dict(rows[0], problem_pddl=rows[0]["problem_pddl"] + " "), rows[1]]
     assert rows_hash(rows) != rows_hash(changed)
+
+
+def test_the_data_log_line_says_what_was_left_out_in_words():
+    from planetarium.finetune.config import TrainingConfig
+    from planetarium.finetune.train import PreparedData
+
+    data = PreparedData(
+        examples=[Example(str(i), array("i", [1]), 0) for i in range(495)],
+        n_rows=574,
+        dropped_longest=[f"l{i}" for i in range(28)],
+        dropped_too_long=[f"t{i}" for i in range(51)],
+        n_truncated=168,
+        data_hash="x",
+    )
+    assert data.summary(TrainingConfig()) == (
+        "training on 495 of 574 rows: dropped the 28 longest (drop_longest_fraction 0.05) and "
+        "51 whose prompt alone reaches max_seq_length 1500; 168 of the 495 were cut to 1500 tokens"
+    )

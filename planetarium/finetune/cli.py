@@ -57,7 +57,7 @@ def finetune_command(
         raise click.ClickException(str(err)) from err
     summary = {
         "adapter": f"{cfg.out_dir}/{ADAPTER_DIR}",
-        "quantized_4bit": record["quantized_4bit"],
+        "quantization": record["quantization"]["mode"],
         "examples": record["data"]["trained"],
         "steps": record["train"]["steps"],
         "loss": record["train"]["loss"],

@@ -28,10 +28,11 @@ class ConfigError(PlanetariumError, ValueError):
 
 @dataclass(frozen=True)
 class QuantizationConfig:
-    """bitsandbytes 4-bit loading (QLoRA); only applied when a CUDA GPU is present.
+    """bitsandbytes 4-bit loading (QLoRA), on a CUDA GPU and on a CPU alike.
 
-    ``compute_dtype`` is also the dtype the model is loaded and trained in on a GPU without 4-bit
-    (a CPU always trains in float32).
+    ``load_in_4bit: false`` is the only way to train in full precision.  ``compute_dtype`` is the
+    4-bit layers' compute dtype, and also the dtype the model is loaded and trained in on a GPU
+    without 4-bit (a CPU keeps its unquantized weights in float32).
     """
 
     load_in_4bit: bool = True

@@ -1,21 +1,22 @@
-"""Loading the base model (4-bit on a GPU when asked) and wrapping it with a LoRA adapter.
+"""Loading the base model (4-bit when the config asks for it) and wrapping it with a LoRA adapter.
 
-Quantization is applied only when the config asks for it *and* a CUDA GPU is present: bitsandbytes
-4-bit layers cannot run on a CPU, and the CPU path exists so the whole recipe can be exercised
-without a GPU.  Skipping it is logged as a warning, never silent.
+4-bit loading is decided by the config alone: ``quantization.load_in_4bit: true`` (the default and
+the paper's recipe) loads with bitsandbytes NF4 on a CUDA GPU *and* on a CPU (bitsandbytes has CPU
+kernels), so the QLoRA path is the one exercised everywhere; only ``load_in_4bit: false`` trains
+in full precision.  A missing bitsandbytes is an error naming the extra, never a silent fallback.
+
+What the run actually used is read back from the loaded layers (:func:`quantization_used`), so the
+record cannot claim 4-bit for a model that loaded in full precision.
 """
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Any
 
 from planetarium.errors import require
 
 from .config import FinetuneConfig, LoraConfig, QuantizationConfig
-
-log = logging.getLogger(__name__)
 
 
 def resolve_base(cfg: FinetuneConfig, out_dir: Path) -> str:
@@ -38,28 +39,36 @@ def bnb_config(quant: QuantizationConfig) -> Any:
 
 
 def train_dtype(cfg: FinetuneConfig) -> str:
-    """The dtype weights are loaded and trained in: the compute dtype on a GPU, float32 on a CPU."""
+    """The dtype unquantized weights are loaded and trained in: the compute dtype on a GPU,
+    float32 on a CPU (CPU autocast to bf16 is slow and gains nothing on a toy model)."""
     torch = require("torch", "train")
     return cfg.quantization.compute_dtype if torch.cuda.is_available() else "float32"
 
 
 def use_4bit(cfg: FinetuneConfig) -> bool:
-    """Whether this run loads the base model in 4-bit (asked for, and a CUDA GPU is present)."""
+    """Whether this run loads the base model in 4-bit: exactly what the config says.
+
+    Checks up front that bitsandbytes is importable, so a missing extra fails before any data
+    or model is loaded.
+    """
     if not cfg.quantization.load_in_4bit:
         return False
+    require("bitsandbytes", "train")
+    return True
+
+
+def _device_map() -> dict[str, Any]:
+    """Where a 4-bit model lives: this process's GPU (one per rank), else the CPU."""
     torch = require("torch", "train")
     if torch.cuda.is_available():
-        require("bitsandbytes", "train")
-        return True
-    log.warning("no CUDA GPU: training without 4-bit quantization (full-precision LoRA on CPU)")
-    return False
+        return {"": require("accelerate", "train").PartialState().process_index}
+    return {"": "cpu"}
 
 
 def load_base(cfg: FinetuneConfig, base: str, quantize: bool) -> tuple[Any, Any]:
-    """Load tokenizer and model; a 4-bit model is pinned to this process's GPU (one per rank)."""
+    """Load tokenizer and model, 4-bit (bitsandbytes) when ``quantize``."""
     torch = require("torch", "train")
     transformers = require("transformers", "train")
-    accelerate = require("accelerate", "train")
 
     tokenizer = transformers.AutoTokenizer.from_pretrained(base)
     kwargs: dict[str, Any] = {
@@ -68,9 +77,40 @@ def load_base(cfg: FinetuneConfig, base: str, quantize: bool) -> tuple[Any, Any]
     }
     if quantize:
         kwargs["quantization_config"] = bnb_config(cfg.quantization)
-        kwargs["device_map"] = {"": accelerate.PartialState().process_index}
+        kwargs["device_map"] = _device_map()
     model = transformers.AutoModelForCausalLM.from_pretrained(base, **kwargs)
     return tokenizer, model
+
+
+def quantization_used(model: Any) -> dict[str, Any]:
+    """The quantization of ``model`` as its layers report it (not as the config asked).
+
+    ``linear_4bit`` counts bitsandbytes ``Linear4bit`` layers; ``quant_types`` and
+    ``compute_dtypes`` are the distinct values over those layers; ``double_quant`` is true only
+    when every one of them has a nested (quantized) absmax state.  ``mode`` sums it up:
+    ``"4bit-nf4-double-quant"``, ``"4bit-nf4"``, ``"4bit-fp4"``... or ``"none"``.
+    """
+    layers = []
+    try:
+        bnb = require("bitsandbytes", "train")
+    except ImportError:
+        bnb = None
+    if bnb is not None:
+        layers = [m for m in model.modules() if isinstance(m, bnb.nn.Linear4bit)]
+    if not layers:
+        return {"mode": "none", "linear_4bit": 0}
+    states = [layer.weight.quant_state for layer in layers]
+    quant_types = sorted({state.quant_type for state in states})
+    double_quant = all(state.nested for state in states)
+    compute = sorted({str(layer.compute_dtype).removeprefix("torch.") for layer in layers})
+    mode = "4bit-" + "+".join(quant_types) + ("-double-quant" if double_quant else "")
+    return {
+        "mode": mode,
+        "linear_4bit": len(layers),
+        "quant_types": quant_types,
+        "double_quant": double_quant,
+        "compute_dtypes": compute,
+    }
 
 
 def add_lora(model: Any, lora: LoraConfig, *, quantized: bool) -> Any:

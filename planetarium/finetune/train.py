@@ -34,7 +34,14 @@ from .data import (
     tokenize_rows,
     truncate,
 )
-from .model import add_lora, load_base, resolve_base, train_dtype, use_4bit
+from .model import (
+    add_lora,
+    load_base,
+    quantization_used,
+    resolve_base,
+    train_dtype,
+    use_4bit,
+)
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +61,18 @@ class PreparedData:
     dropped_too_long: list[str]
     n_truncated: int
     data_hash: str
+
+    def summary(self, training: TrainingConfig) -> str:
+        """One plain sentence on what happened to the rows, for the log."""
+        limit = training.max_seq_length
+        kept = len(self.examples)
+        return (
+            f"training on {kept} of {self.n_rows} rows: dropped the "
+            f"{len(self.dropped_longest)} longest (drop_longest_fraction "
+            f"{training.drop_longest_fraction:g}) and {len(self.dropped_too_long)} whose prompt "
+            f"alone reaches max_seq_length {limit}; {self.n_truncated} of the {kept} were cut "
+            f"to {limit} tokens"
+        )
 
 
 def prepare(rows: list[dict[str, Any]], tokenizer: Any, training: TrainingConfig) -> PreparedData:
@@ -149,22 +168,20 @@ def run(cfg: FinetuneConfig, *, resume: bool = False) -> dict[str, Any]:
     quantize = use_4bit(cfg)
     base = resolve_base(cfg, out_dir)
     tokenizer, model = load_base(cfg, base, quantize)
+    quantization = quantization_used(model)
+    if quantize and quantization["mode"] == "none":
+        raise PlanetariumError(f"{base}: asked for 4-bit but no layer loaded as Linear4bit")
+    log.info("base model loaded with quantization %s", quantization["mode"])
     data = prepare(rows, tokenizer, cfg.training)
-    log.info(
-        "%d rows, %d kept (%d longest dropped, %d too long, %d truncated)",
-        data.n_rows,
-        len(data.examples),
-        len(data.dropped_longest),
-        len(data.dropped_too_long),
-        data.n_truncated,
-    )
+    log.info("%s", data.summary(cfg.training))
     model = add_lora(model, cfg.lora, quantized=quantize)
     trainer = make_trainer(cfg, model, tokenizer, data.examples, out_dir)
     result = trainer.train(resume_from_checkpoint=checkpoint)
     record = {
         "config": cfg.to_dict(),
         "base_model": base,
-        "quantized_4bit": quantize,
+        "quantized_4bit": quantization["mode"] != "none",
+        "quantization": quantization,
         "data": {
             "source": cfg.data.source,
             "split": cfg.data.split,

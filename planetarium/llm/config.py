@@ -60,7 +60,7 @@ class EvalConfig:
     max_retries: int = _speed(6)
     backoff_s: float = _speed(1.0)
     request_timeout_s: float = _speed(600.0)
-    gpu_memory_utilization: float = _speed(0.9)
+    gpu_memory_utilization: float | None = _speed(None)  # None: per device, see vllm_backend
     grade_timeout_s: float = _speed(10.0)
 
     def __post_init__(self) -> None:

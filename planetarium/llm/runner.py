@@ -18,10 +18,11 @@ import hashlib
 import json
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
 
+from .backends.base import ids_hash
 from .config import ConfigError, EvalConfig
 from .prompts import build_messages, prompt_hash, prompt_template_hash
 from .store import CompletionLog, RunDirError, write_json, write_jsonl
@@ -198,6 +199,9 @@ def _record(
         "prompt_tokens": completion.prompt_tokens,
         "prompt_ids_hash": completion.prompt_ids_hash,
         "completion_tokens": completion.completion_tokens,
+        "completion_ids_hash": (
+            ids_hash(completion.token_ids) if completion.token_ids is not None else None
+        ),
         "timings": {"latency_s": completion.latency_s, "batch_s": batch_s, "at": time.time()},
     }
     if completion.error is not None:

@@ -9,6 +9,7 @@ is small.  Everything is derived from ``seed``, so two builds with the same seed
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -76,7 +77,7 @@ def _blocksworld_text(rng: random.Random, index: int) -> str:
     blocks = [f"b{i + 1}" for i in range(rng.randint(2, 6))]
     init = [("arm-empty",)] + [("on-table", b) for b in blocks] + [("clear", b) for b in blocks]
     order = rng.sample(blocks, len(blocks))
-    goal = [("on", upper, lower) for upper, lower in zip(order, order[1:])]
+    goal = [("on", upper, lower) for upper, lower in itertools.pairwise(order)]
     sentence = (
         f"You have {len(blocks)} blocks, each on the table. "
         f"Your goal is to stack them into a single tower with {order[0]} on top."

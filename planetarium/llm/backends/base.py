@@ -9,9 +9,9 @@ token ids (one BOS, generation prompt added) and their outputs are comparable.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
-from collections.abc import Sequence
 
 from ...errors import PlanetariumError
 
@@ -28,6 +28,9 @@ class Completion:
 
     ``prompt_ids_hash`` fingerprints the token ids the model actually saw (local backends), so a
     changed chat template or tokenizer shows up even when the messages are the same.
+    ``token_ids`` are the generated ids, stop token included (local backends): two backends'
+    answers can be compared exactly even where their detokenizers differ (vLLM holds back an
+    incomplete UTF-8 sequence that transformers decodes as U+FFFD).
     """
 
     text: str
@@ -37,6 +40,7 @@ class Completion:
     completion_tokens: int | None = None
     latency_s: float | None = None
     error: str | None = None
+    token_ids: tuple[int, ...] | None = None
 
 
 class Backend(Protocol):

