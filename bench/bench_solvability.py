@@ -24,7 +24,8 @@ from planetarium.domains import get_domain
 from planetarium.pddl.problem import Problem
 from planetarium.errors import ResourceLimitError
 from planetarium.pddl.writer import problem_to_pddl
-from planetarium.planning import check_solvable, generic_solve
+from planetarium.planning import check_solvable
+from planetarium.strips.generic import generic_solve
 from planetarium.strips.search import solve_by_search
 
 

@@ -28,7 +28,7 @@ from planetarium.domains import Domain
 from planetarium.pddl import read_problem
 from planetarium.pddl.domain import Atom, DomainDef
 from planetarium.pddl.problem import Problem
-from planetarium.testing.bruteforce import reachable_goal_intersection
+from planetarium.strips.exact import reachable_goal_intersection
 
 BLOCK_NAMES = ("b1", "b2", "b3", "b4", "b5", "table", "clear", "arm", "on", "holding")
 ROOM_NAMES = ("rooma", "roomb", "room", "at", "free")

@@ -11,7 +11,7 @@ import pytest
 from planetarium.dataset.config import load_config
 from planetarium.dataset.generator import generate
 from planetarium.dataset.report import PUBLISHED
-from planetarium.dataset.tasks import DoesNotFit
+from planetarium.tasks import DoesNotFit
 from planetarium.domains.blocksworld import tasks as bw
 
 FULL = Path(__file__).resolve().parents[1] / "data" / "full.yaml"

@@ -21,7 +21,7 @@ from planetarium.dataset.config import DatasetConfigError, load_config, parse_co
 from planetarium.dataset.generator import COLUMNS, generate, plan_jobs
 from planetarium.dataset.problem_text import problem_key, shape_key
 from planetarium.dataset.splits import select
-from planetarium.dataset.tasks import is_placeholder, same_kind_only
+from planetarium.tasks import is_placeholder, same_kind_only
 from planetarium.dataset.writer import write_dataset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -263,14 +263,14 @@ def test_shape_key_reads_types_and_predicates():
 
 
 def test_importing_the_package_and_cli_stays_light():
-    code = ("import sys, planetarium.dataset, planetarium.dataset.cli, planetarium.dataset.tasks\n"
+    code = ("import sys, planetarium.dataset, planetarium.dataset.cli, planetarium.tasks\n"
             "heavy = {'datasets', 'pyarrow', 'torch', 'transformers'} & set(sys.modules)\n"
             "assert not heavy, heavy\n")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_english_helpers():
-    from planetarium.dataset.text import join_words, name_list, ordinal, plural
+    from planetarium.tasks.text import join_words, name_list, ordinal, plural
 
     assert plural(1, "robot") == "1 robot" and plural(2, "robot") == "2 robots"
     assert plural(3, "box", "boxes") == "3 boxes"
@@ -284,7 +284,7 @@ def test_english_helpers():
 def test_an_ambiguous_text_stops_generation():
     """Two problems of different shapes behind one text would make the text ambiguous."""
     from planetarium.dataset.generator import GenerationError
-    from planetarium.dataset.tasks import DomainTasks, ExplicitTemplates, Layout
+    from planetarium.tasks import DomainTasks, ExplicitTemplates, Layout
     from planetarium.domains import get_domain, register_domain, unregister_domain
     from planetarium.domains.base import Domain
 

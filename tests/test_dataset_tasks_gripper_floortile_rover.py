@@ -16,7 +16,7 @@ import pytest
 from planetarium.dataset.config import DomainConfig
 from planetarium.dataset.generator import build_job, plan_jobs
 from planetarium.dataset.problem_text import problem_key
-from planetarium.dataset.tasks import DoesNotFit
+from planetarium.tasks import DoesNotFit
 from planetarium.domains import get_domain
 from planetarium.pddl import read_problem
 from planetarium.strips.validate import validate_plan

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from planetarium.domains import get_domain
 from planetarium.equivalence import compare
 from planetarium.pddl.problem import Problem
-from planetarium.testing.bruteforce import equivalent_by_definition, reachable_goal_intersection
+from planetarium.strips.exact import reachable_goal_intersection
+from planetarium.testing.bruteforce import equivalent_by_definition
 from strategies_bw_gripper import blocksworld_problems, gripper_problems
 
 SETTINGS = settings(max_examples=500, deadline=None, derandomize=True,

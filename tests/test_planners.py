@@ -294,7 +294,7 @@ def test_blocksworld_weird_initial_states(init, goal):
 def test_blocksworld_repairable_states_stay_exact(monkeypatch):
     """A held block with arm-empty, or clear on a covered block: undone by actions, then the
     exact planner answers — no search even at dataset size."""
-    import planetarium.planning as planning
+    import planetarium.strips.generic as planning
 
     monkeypatch.setattr(planning, "generic_solve", None)  # calling it would fail the test
     rng = random.Random(5)
@@ -413,7 +413,7 @@ def test_builtin_search_time_out_is_not_unsolvable():
 
 
 def test_generic_solve_without_the_extra_uses_builtin_search(monkeypatch):
-    import planetarium.planning as planning
+    import planetarium.strips.generic as planning
 
     def missing(module, extra):
         raise MissingExtraError(module, extra)

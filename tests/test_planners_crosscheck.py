@@ -71,7 +71,7 @@ def test_plans_accepted_by_unified_planning(domain, tmp_path):
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_verdicts_agree_with_mimir(domain):
     pytest.importorskip("pymimir")
-    from planetarium.planning import generic_solve
+    from planetarium.strips.generic import generic_solve
 
     definition = get_domain(domain)
     unsolvable = 0
@@ -91,7 +91,7 @@ def test_mimir_fallback_agrees_with_bruteforce(domain):
     """An exhausted Mimir search is trusted as a proof of unsolvability: check that on small
     problems, malformed initial states included."""
     pytest.importorskip("pymimir")
-    from planetarium.planning import generic_solve
+    from planetarium.strips.generic import generic_solve
     from test_planners import _bruteforce_solvable
 
     rng = random.Random(f"mimir-bruteforce-{domain}")

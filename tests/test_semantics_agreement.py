@@ -25,7 +25,7 @@ from strategies_bw_gripper import blocksworld_problems, gripper_problems
 from planetarium.domains import get_domain
 from planetarium.equivalence import compare
 from planetarium.errors import ResourceLimitError
-from planetarium.goalsets import CLOSED_FORM, candidate_atoms, literal_closure
+from planetarium.equivalence.closure import CLOSED_FORM, candidate_atoms, literal_closure
 from planetarium.pddl.problem import Problem
 from planetarium.testing.bruteforce import equivalent_by_definition
 

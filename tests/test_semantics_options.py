@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from planetarium.cli import main
 from planetarium.domains import get_domain
-from planetarium.goalsets import CLOSED_FORM, SEARCH, literal_closure
+from planetarium.equivalence.closure import CLOSED_FORM, SEARCH, literal_closure
 from planetarium.grading import grade
 from planetarium.pddl import read_problem
 from planetarium.strips import exact

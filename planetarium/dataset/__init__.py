@@ -1,7 +1,7 @@
 """The Planetarium dataset: task layouts, text templates, generator, splits, writer, report.
 
-Importing this package is light (no ``datasets``, no pyarrow, nothing else of Planetarium): the
-domains' task modules import :mod:`planetarium.dataset.tasks` through it.
+Importing this package is light (no ``datasets``, no pyarrow).  The interface the domains' task
+modules implement lives below the domains, in :mod:`planetarium.tasks`.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 For every domain, every allowed (init layout, goal layout) combination is built for the
 parameters of both its layouts, and every built problem yields one row per abstractness class
-(see :mod:`planetarium.dataset.tasks`).  Rows are de-duplicated by their text within a domain,
+(see :mod:`planetarium.tasks`).  Rows are de-duplicated by their text within a domain,
 first row wins (the published rule); two rows with one text but different problems would make
 the text ambiguous, so that stops generation.
 
@@ -24,7 +24,7 @@ from ..errors import PlanetariumError
 from .config import DatasetConfig, DatasetConfigError, DomainConfig
 from .problem_text import problem_pddl, shape_key
 from .splits import assign_splits
-from .tasks import (
+from ..tasks import (
     DoesNotFit,
     DomainTasks,
     Layout,

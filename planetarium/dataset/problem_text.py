@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .tasks import Atom, Instance
+from ..tasks import Atom, Instance
 
 _ATOM = re.compile(r"\([^()]*\)")
 

@@ -57,7 +57,7 @@ class Domain:
         the goal itself.  This generic version enumerates the state space and raises
         :class:`~planetarium.errors.ResourceLimitError` past :data:`DEFAULT_MAX_STATES`.
         """
-        from ..testing.bruteforce import reachable_goal_intersection
+        from ..strips.exact import reachable_goal_intersection
 
         return reachable_goal_intersection(self.definition, problem, DEFAULT_MAX_STATES)
 
@@ -84,7 +84,7 @@ class Domain:
         Raises :class:`~planetarium.errors.ResourceLimitError` when the time limit runs out.
         Domains without a planner of their own use the generic search.
         """
-        from ..planning import generic_solve
+        from ..strips.generic import generic_solve
 
         return generic_solve(self.definition, problem, timeout_s)
 

@@ -1,8 +1,12 @@
-"""Write a :class:`Problem` back as canonical PDDL text (sorted facts, one per line)."""
+"""Write problems and domains back as PDDL: the one writer of the package.
+
+Problems come out canonical (sorted facts, one per line); domains as the STRIPS fragment
+:class:`~planetarium.pddl.domain.DomainDef` holds (what external planners are given).
+"""
 
 from __future__ import annotations
 
-from .domain import Atom
+from .domain import Atom, DomainDef
 from .problem import Formula, Problem
 
 
@@ -46,3 +50,28 @@ def problem_to_pddl(problem: Problem, *, typed: bool = False) -> str:
         f"  (:goal {goal})\n"
         ")\n"
     )
+
+
+def domain_to_pddl(domain: DomainDef, *, typed: bool) -> str:
+    """Write a parsed STRIPS domain back as PDDL (types dropped unless ``typed``)."""
+
+    def params(pairs) -> str:
+        return " ".join(f"{v} - {t}" if typed else v for v, t in pairs)
+
+    def conj(atoms, negated=()) -> str:
+        parts = ["(" + " ".join(a) + ")" for a in atoms]
+        parts += ["(not (" + " ".join(a) + "))" for a in negated]
+        return "(and " + " ".join(parts) + ")"
+
+    lines = [f"(define (domain {domain.name})",
+             "(:requirements :strips" + (" :typing)" if typed else ")")]
+    if typed and domain.types:
+        lines.append("(:types " + " ".join(f"{t} - {p}" for t, p in domain.types.items()) + ")")
+    lines.append("(:predicates " + " ".join(
+        f"({name} {params((f'?a{i}', t) for i, t in enumerate(sig))})"
+        for name, sig in domain.predicates.items()) + ")")
+    for action in domain.actions.values():
+        lines.append(f"(:action {action.name} :parameters ({params(action.parameters)})"
+                     f" :precondition {conj(action.precondition)}"
+                     f" :effect {conj(action.add, action.delete)})")
+    return "\n".join(lines) + ")\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..errors import ResourceLimitError
 from ..limits import check_deadline
-from ..pddl.domain import DomainDef
+from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from .goals import goal_holds
 from .grounding import ground_actions, reachable_states
@@ -33,6 +33,17 @@ def reachable_goal_states(domain: DomainDef, problem: Problem,
         if goal_holds(problem, state, domain.is_subtype):
             goals.append(state)
     return goals, seen_atoms
+
+
+def reachable_goal_intersection(domain: DomainDef, problem: Problem,
+                                max_states: int | None = None) -> frozenset[Atom] | None:
+    """The facts true in every reachable goal state, or ``None`` if none is reachable: the
+    definition of ``fully_specify``, enumerated (domains fall back on it where no closed form
+    covers the initial state)."""
+    goal_states, _ = reachable_goal_states(domain, problem, max_states)
+    if not goal_states:
+        return None
+    return frozenset.intersection(*goal_states)
 
 
 def solve_exhaustively(domain: DomainDef, problem: Problem,

@@ -20,15 +20,6 @@ def reachable_goal_states(domain: DomainDef, problem: Problem, max_states: int) 
     return exact.reachable_goal_states(domain, problem, max_states)[0]
 
 
-def reachable_goal_intersection(domain: DomainDef, problem: Problem,
-                                max_states: int) -> frozenset[Atom] | None:
-    """The facts true in every reachable goal state, or ``None`` if none is reachable."""
-    goal_states = reachable_goal_states(domain, problem, max_states)
-    if not goal_states:
-        return None
-    return frozenset.intersection(*goal_states)
-
-
 def _rename(atoms, mapping: dict[str, str]) -> frozenset:
     return frozenset((a[0],) + tuple(mapping[x] for x in a[1:]) for a in atoms)
 

@@ -30,7 +30,7 @@ from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem, read_problem
 from ..pddl.writer import problem_to_pddl
 from ..strips.grounding import candidates_for, ground_actions
-from .bruteforce import reachable_goal_intersection
+from ..strips.exact import reachable_goal_intersection
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def check_literal_closure(domain: Domain, problems: Iterable[Problem], *,
                           max_states: int = 20_000) -> list[str]:
     """Problems (with negative goal literals) on which the grader's closure of the goal — F+
     and F- & U, closed form or bounded search — differs from explicit enumeration."""
-    from ..goalsets import literal_closure, search_closure
+    from ..equivalence.closure import literal_closure, search_closure
 
     mismatches = []
     for problem in problems:

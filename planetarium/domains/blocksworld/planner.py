@@ -133,7 +133,7 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
         target = state and _target(problem.goal, *state)
         if target:
             return prefix + _plan(state[0], target)
-        from ...planning import generic_solve
+        from ...strips.generic import generic_solve
 
         return generic_solve(domain.definition, problem, timeout_s)
     target = _target(problem.goal, *state)

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from functools import cache, cached_property
 from itertools import pairwise
 
-from ...dataset.tasks import (
+from ...tasks import (
     Atom,
     DoesNotFit,
     DomainTasks,
@@ -34,7 +34,7 @@ from ...dataset.tasks import (
     Layout,
     Param,
 )
-from ...dataset.text import join_words, name_list, plural
+from ...tasks.text import join_words, name_list, plural
 
 #: Tower heights from which equal_towers picks, tallest first, for a borrowed unequal list.
 _EQUAL_HEIGHTS = (5, 4, 3, 2, 1)

@@ -67,7 +67,7 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
     free = {g for g in grippers if ("free", g) in init}
     if any(len(p) > 1 for p in place.values()) or any(
             len(load[g]) > 1 or (load[g] and g in free) for g in grippers):
-        from ...planning import generic_solve
+        from ...strips.generic import generic_solve
 
         return generic_solve(domain.definition, problem, timeout_s)
 

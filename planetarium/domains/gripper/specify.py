@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 from ...pddl.domain import Atom
 from ...pddl.problem import Problem
-from ...testing.bruteforce import reachable_goal_intersection
+from ...strips.exact import reachable_goal_intersection
 from ..base import DEFAULT_MAX_STATES, Domain
 
 _KINDS = ("room", "ball", "gripper")

@@ -28,8 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from ...dataset.tasks import Atom, DoesNotFit, DomainTasks, ExplicitTemplates, Instance, Layout, Param
-from ...dataset.text import join_words, plural
+from ...tasks import Atom, DoesNotFit, DomainTasks, ExplicitTemplates, Instance, Layout, Param
+from ...tasks.text import join_words, plural
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
     if not rover:
         return [] if goal <= init else None
     if len(rover) > 1:
-        from ...planning import generic_solve
+        from ...strips.generic import generic_solve
 
         return generic_solve(domain.definition, problem, timeout_s)
     ends = {a[1] for a in goal if a[0] == "at_rover"}

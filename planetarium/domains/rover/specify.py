@@ -33,7 +33,7 @@ from collections import defaultdict
 from ...errors import ResourceLimitError
 from ...pddl.domain import Atom
 from ...pddl.problem import Problem
-from ...testing.bruteforce import reachable_goal_intersection
+from ...strips.exact import reachable_goal_intersection
 from ..base import Domain
 
 #: States the brute force may enumerate for a rover on several waypoints at once (each state

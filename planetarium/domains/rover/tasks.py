@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ...dataset.tasks import Atom, DoesNotFit, DomainTasks, ExplicitTemplates, Instance, Layout, Param
-from ...dataset.text import join_words, plural
+from ...tasks import Atom, DoesNotFit, DomainTasks, ExplicitTemplates, Instance, Layout, Param
+from ...tasks.text import join_words, plural
 
 _KEYS = {"shape", "rover", "lander", "rocks", "soils", "objectives", "cameras", "modes"}
 

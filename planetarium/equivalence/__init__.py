@@ -12,10 +12,10 @@ when on one side only, they do not.
 *Placeholder* mode compares initial scenes and fully specified goal scenes separately, so the
 goal's objects may be permuted (e.g. "build a tower of height 3" with any three blocks).  With
 ``placeholder_semantics="reachable-goal-states"`` the renaming of the goal must instead map one
-set of reachable goal states onto the other (:mod:`planetarium.strict`).
+set of reachable goal states onto the other (:mod:`planetarium.equivalence.strict`).
 
 Beyond the paper: goals with negative literals compare ``F+`` and ``F-`` closures
-(:mod:`planetarium.goalsets`, negative facts as their own scene ``goal-false``); goals with
+(:mod:`planetarium.equivalence.closure`, negative facts as their own scene ``goal-false``); goals with
 ``or`` / ``exists`` / ... compare explicit goal-state sets; *anchored* objects get labels carrying
 their names, so every renaming must keep them.
 """
@@ -27,9 +27,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .domains.base import Domain
-from .goalsets import Closure, literal_closure
-from .graph import (
+from ..domains.base import Domain
+from .closure import Closure, literal_closure
+from ..graph import (
     GOAL,
     GOAL_FALSE,
     INIT,
@@ -38,7 +38,7 @@ from .graph import (
     isomorphic,
     with_scene,
 )
-from .pddl.problem import Problem
+from ..pddl.problem import Problem
 
 #: Placeholder semantics: the paper's (init and fully specified goal scenes isomorphic
 #: separately; the default) and the strict one (a renaming maps reachable goal states).
@@ -98,7 +98,7 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
 
     ``anchored_objects``: names every renaming must keep (each must exist on both sides).
     ``placeholder_semantics``: ``"paper"`` (Algorithm 1) or ``"reachable-goal-states"`` (see
-    :mod:`planetarium.strict`).  Raises :class:`~planetarium.errors.ResourceLimitError` when a
+    :mod:`planetarium.equivalence.strict`).  Raises :class:`~planetarium.errors.ResourceLimitError` when a
     limit runs out (never a silent "not equivalent") and
     :class:`~planetarium.errors.UnsupportedFeatureError` for goal formulas too large to decide.
     """
@@ -164,7 +164,7 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
     strict = is_placeholder and placeholder_semantics == REACHABLE_GOAL_STATES
     differ = _count_difference("goals differ once fully specified", _predicate_counts(goal_a),
                                _predicate_counts(goal_b))
-    if not differ and not strict:  # a strict renaming need not map F- onto F- (planetarium.strict)
+    if not differ and not strict:  # a strict renaming need not map F- onto F- (equivalence.strict)
         differ = _count_difference("facts false in every goal state differ",
                                    _predicate_counts(neg_a), _predicate_counts(neg_b))
     if differ:

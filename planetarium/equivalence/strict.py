@@ -31,10 +31,10 @@ from collections.abc import Iterator
 
 import rustworkx as rx
 
-from .domains.base import Domain
-from .errors import ResourceLimitError, UnsupportedFeatureError
-from .goalsets import explicit_goal_states
-from .graph import (
+from ..domains.base import Domain
+from ..errors import ResourceLimitError, UnsupportedFeatureError
+from .closure import explicit_goal_states
+from ..graph import (
     GOAL,
     GOAL_FALSE,
     GOAL_SOME,
@@ -43,8 +43,8 @@ from .graph import (
     build_graph,
     isomorphic,
 )
-from .pddl.problem import Problem
-from .strips.grounding import StateBudgetExceeded
+from ..pddl.problem import Problem
+from ..strips.grounding import StateBudgetExceeded
 
 #: Candidate renamings tried against explicit goal-state sets before giving up.
 MAX_RENAMINGS = 20_000

@@ -1,7 +1,7 @@
 """Small English helpers shared by every domain's task texts.
 
-Like :mod:`planetarium.dataset.tasks`, this module imports nothing else from Planetarium, so the
-task modules under ``planetarium/domains`` may use it.  Getting counts right ("1 robot", never
+Like :mod:`planetarium.tasks`, this module imports nothing else from Planetarium, so the task
+modules under ``planetarium/domains`` may use it.  Getting counts right ("1 robot", never
 "1 robots") is a correctness matter here: the texts are the benchmark's inputs.
 """
 

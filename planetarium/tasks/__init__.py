@@ -1,9 +1,9 @@
 """The interface between the dataset generator and the domains' task modules.
 
 A domain contributes dataset rows by exposing ``TASKS`` (a :class:`DomainTasks`) from
-``planetarium/domains/<pkg>/tasks.py``; ``BuiltinDomain.dataset_tasks()`` returns it.  This
-module imports nothing from the rest of Planetarium so that task modules (which sit *below* the
-dataset package in the import order) may import it.
+``planetarium/domains/<pkg>/tasks.py``; ``BuiltinDomain.dataset_tasks()`` returns it.  The
+interface sits below :mod:`planetarium.domains` in the layer order and imports nothing else from
+Planetarium: domains implement it, and :mod:`planetarium.dataset` (above them) consumes it.
 
 Vocabulary, as in the published dataset:
 

@@ -30,14 +30,14 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, replace
 
-from .domains.base import Domain
-from .errors import ResourceLimitError
-from .limits import check_deadline
-from .pddl.domain import Atom
-from .pddl.problem import Problem
-from .strips import exact
-from .strips.goals import goal_holds
-from .strips.grounding import candidates_for, ground_actions, reachable_states
+from ..domains.base import Domain
+from ..errors import ResourceLimitError
+from ..limits import check_deadline
+from ..pddl.domain import Atom
+from ..pddl.problem import Problem
+from ..strips import exact
+from ..strips.goals import goal_holds
+from ..strips.grounding import candidates_for, ground_actions, reachable_states
 
 CLOSED_FORM, SEARCH = "closed-form", "search"
 
