@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from importlib.resources import files
 
-from planetarium.grading import grade
+from planetarium.grading import Status, grade
 from planetarium.testing.fuzz import hostile_outputs
 
 
@@ -48,9 +48,9 @@ def main() -> None:
         elapsed = time.perf_counter() - t0
         times.append((elapsed, name))
         over_limit += elapsed > args.timeout + 1.0
-        statuses[result.status] += 1
+        statuses[result.status.value] += 1
         verdicts[(result.parseable, result.equivalent)] += 1
-        if result.reason.startswith("internal error"):
+        if result.status is Status.INTERNAL_ERROR:
             internal += 1
             print(f"INTERNAL {name}: {result.reason}")
     total = time.perf_counter() - start

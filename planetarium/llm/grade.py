@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from ..grading import GradeOptions, GradeResult, Status
 from .runner import COMPLETIONS, ITEMS, read_manifest
 from .store import read_jsonl, write_json, write_jsonl
 
@@ -81,11 +82,13 @@ def text_anchors(problem_pddl: str, text: str) -> list[str]:
     return sorted(o for o in truth.objects if o in words)
 
 
-def _verdict(raw: dict[str, Any]) -> dict[str, Any]:
-    """grade_batch's dict plus the derived ``correct`` flag (None counts as not passed)."""
-    stages = {key: raw.get(key) for key in ("parseable", "solvable", "equivalent")}
-    correct = bool(stages["parseable"] and stages["solvable"] and stages["equivalent"])
-    return {**stages, "correct": correct, "status": raw.get("status"), "reason": raw.get("reason")}
+_VERDICT_KEYS = ("parseable", "solvable", "equivalent", "correct", "status", "stage", "reason")
+
+
+def _verdict(result: GradeResult) -> dict[str, Any]:
+    """The part of a result row a verdict file keeps (``correct``: None counts as not passed)."""
+    row = result.to_dict()
+    return {key: row[key] for key in _VERDICT_KEYS}
 
 
 def summarize(verdicts: list[dict[str, Any]], modes=MODES) -> dict[str, dict[str, Any]]:
@@ -98,7 +101,7 @@ def summarize(verdicts: list[dict[str, Any]], modes=MODES) -> dict[str, dict[str
             "n": total,
             **counts,
             **{f"{stage}_rate": counts[stage] / total if total else 0.0 for stage in STAGES},
-            "undecided": sum(v[mode]["status"] != "ok" for v in verdicts),
+            "undecided": sum(v[mode]["status"] != Status.DECIDED.value for v in verdicts),
         }
     return summary
 
@@ -135,12 +138,11 @@ def grade_run(
     timeout = timeout_s if timeout_s is not None else manifest["config"]["grade_timeout_s"]
     graded = {
         mode: {
-            raw["id"]: _verdict(raw)
-            for raw in grade_batch(
+            result.id: _verdict(result)
+            for result in grade_batch(
                 anchored_jobs if mode == ANCHORED else jobs,
+                options=GradeOptions(timeout_s=timeout, relax_typing=relax),
                 workers=workers,
-                timeout_s=timeout,
-                relax_typing=relax,
                 progress=progress,
                 total=len(jobs),
             )
