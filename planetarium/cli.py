@@ -18,7 +18,8 @@ import click
 
 from . import __version__
 from .equivalence import PlaceholderSemantics
-from .grading import GradeOptions, GradeOptionsError, GradeResult, Status, check_timeout
+from .grading import GradeOptions, GradeResult, Status
+from .limits import LimitValueError, check_seconds
 
 
 class ExitCode(IntEnum):
@@ -70,8 +71,8 @@ class Seconds(click.ParamType):
 
     def convert(self, value, param, ctx):
         try:
-            return check_timeout(float(value), "--timeout")
-        except (ValueError, GradeOptionsError) as err:
+            return check_seconds(float(value), "--timeout")
+        except (ValueError, LimitValueError) as err:
             self.fail(str(err), param, ctx)
 
 

@@ -21,7 +21,8 @@ from planetarium.domains import get_domain
 from planetarium.errors import MissingExtraError
 from planetarium.llm.backends import make_backend
 from planetarium.llm.backends.vllm_backend import max_lora_rank
-from planetarium.llm.config import ConfigError, make_config
+from planetarium.config import ConfigError
+from planetarium.llm.config import make_config
 from planetarium.llm.prompts import build_messages
 
 CHATS = [

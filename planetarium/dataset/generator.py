@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import PlanetariumError
-from .config import DatasetConfig, DatasetConfigError, DomainConfig
+from ..config import ConfigError
+from .config import DatasetConfig, DomainConfig
 from .problem_text import problem_pddl, shape_key
 from .splits import assign_splits
 from ..tasks import (
@@ -64,7 +65,7 @@ def domain_tasks(name: str) -> DomainTasks:
 
     tasks = get_domain(name).dataset_tasks()
     if not isinstance(tasks, DomainTasks):
-        raise DatasetConfigError(f"domain '{name}' contributes no dataset tasks")
+        raise ConfigError(f"domain '{name}' contributes no dataset tasks")
     return tasks
 
 
@@ -73,7 +74,7 @@ def _layout_params(layout: Layout, chosen) -> list[Any]:
         return list(chosen.params)
     if layout.space is None:
         if chosen is not None and chosen.space:
-            raise DatasetConfigError(f"layout '{layout.name}' has no parameter space to configure")
+            raise ConfigError(f"layout '{layout.name}' has no parameter space to configure")
         return []
     return list(layout.space(**(chosen.space if chosen is not None else {})))
 
@@ -87,7 +88,7 @@ def plan_jobs(domain: DomainConfig) -> list[Job]:
     for rule in domain.heldout:
         unknown += [n for n in (rule.init, rule.goal) if n is not None and n not in known]
     if unknown:
-        raise DatasetConfigError(
+        raise ConfigError(
             f"{domain.name}: unknown layout(s) {sorted(set(unknown))}; known: {sorted(known)}")
     params = {name: _layout_params(known[name], chosen) for name, chosen in selected.items()}
     jobs = []

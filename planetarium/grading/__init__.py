@@ -31,11 +31,11 @@ from ..errors import (
 from ..limits import time_limit
 from ..pddl.problem import Problem, read_problem
 from ..planning import SolveStatus, check_solvable
-from .options import GradeOptions, GradeOptionsError, check_timeout
+from .options import GradeOptions, GradeOptionsError
 from .result import SKIPPED, GradeResult, Stage, StageVerdict, Status, decided, undecided
 
 __all__ = ["GradeOptions", "GradeOptionsError", "GradeResult", "Stage", "StageVerdict", "Status",
-           "check_timeout", "grade", "grade_strict", "load_ground_truth"]
+           "grade", "grade_strict", "load_ground_truth"]
 
 #: Model output longer than this is refused before parsing (a runaway generation, not PDDL).
 MAX_INPUT_CHARS = 2_000_000

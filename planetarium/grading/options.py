@@ -7,33 +7,16 @@ caller's bug (never reported as a verdict on the model's output).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 
 from ..equivalence import PlaceholderSemantics
 from ..errors import PlanetariumError
-
-#: Per-pair time limits are capped: a typo of 1e9 must not disable the batch watchdog.
-MAX_TIMEOUT_S = 24 * 3600.0
+from ..limits import LimitValueError, check_seconds
 
 
 class GradeOptionsError(PlanetariumError, ValueError):
     """A grading option has a wrong type or value (the caller's bug)."""
-
-
-def check_timeout(value: object, what: str = "timeout_s") -> float:
-    """A finite, positive number of seconds, at most :data:`MAX_TIMEOUT_S`.
-
-    NaN compares false with everything, so an unchecked ``nan`` would switch every deadline
-    off; infinity would do the same.  Both are refused.
-    """
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise GradeOptionsError(f"{what} must be a number of seconds, got {value!r}")
-    if not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT_S:
-        raise GradeOptionsError(
-            f"{what} must be finite, positive and at most {MAX_TIMEOUT_S:g} s, got {value!r}")
-    return float(value)
 
 
 @dataclass(frozen=True)
@@ -64,7 +47,10 @@ class GradeOptions:
             if option.type == "bool" and not isinstance(getattr(self, option.name), bool):
                 raise GradeOptionsError(
                     f"{option.name} must be true or false, got {getattr(self, option.name)!r}")
-        object.__setattr__(self, "timeout_s", check_timeout(self.timeout_s))
+        try:
+            object.__setattr__(self, "timeout_s", check_seconds(self.timeout_s))
+        except LimitValueError as err:
+            raise GradeOptionsError(str(err)) from None
         object.__setattr__(self, "anchored_objects", _names(self.anchored_objects))
         try:
             semantics = PlaceholderSemantics(self.placeholder_semantics)

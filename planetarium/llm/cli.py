@@ -42,16 +42,15 @@ def eval_group() -> None:
 @click.option("--max-new-tokens", type=int)
 @click.option("--batch-size", type=int)
 @click.option(
-    "--set", "settings", multiple=True, metavar="KEY=VALUE", help="Override any config field."
+    "--set", "settings", multiple=True, metavar="KEY=VALUE",
+    help="Override any config field, e.g. --set temperature=0.5 (checked like the YAML)."
 )
 def run_command(config_path: str, out: str | None, settings: tuple[str, ...], **named: Any) -> None:
     """Generate completions; a rerun resumes where the last one stopped."""
-    from .config import load_config, parse_override
+    from .config import load_config
     from .runner import run_eval
 
-    overrides = dict(parse_override(text) for text in settings)
-    overrides.update({key: value for key, value in named.items() if value is not None})
-    summary = run_eval(load_config(config_path, overrides), out)
+    summary = run_eval(load_config(config_path, settings, **named), out)
     click.echo(
         f"{summary['run_dir']}: {summary['items']} items, {summary['skipped']} already done, "
         f"{summary['generated']} generated, {summary['errors']} refused by the server"

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from .backends.base import ids_hash
-from .config import ConfigError, EvalConfig
+from ..config import ConfigError
+from .config import EvalConfig
 from .prompts import build_messages, prompt_hash, prompt_template_hash
 from .store import CompletionLog, RunDirError, write_json, write_jsonl
 

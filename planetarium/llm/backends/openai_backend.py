@@ -17,7 +17,8 @@ from typing import Any
 from collections.abc import Sequence
 
 from ...errors import require
-from ..config import ConfigError, EvalConfig
+from ...config import ConfigError
+from ..config import EvalConfig
 from .base import BackendError, Completion, Messages
 
 _RETRY_AFTER_CAP_S = 60.0
