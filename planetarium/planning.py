@@ -8,7 +8,6 @@ returns is replayed by our validator before it counts as a proof of solvability.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -56,27 +55,27 @@ def check_solvable(domain: Domain, problem: Problem, timeout_s: float | None = 1
     if contradiction:
         return SolveResult(SolveStatus.UNSOLVABLE, None, "the goal requires both "
                            f"({' '.join(contradiction[0])}) and its negation")
-    start = time.monotonic()
     planner = f"{domain.name} planner"
+    # Every step below runs under one deadline that domain planners, the exhaustive search and
+    # the validator all look at (planetarium.limits), whoever called us.
     try:
-        plan = domain.solve(replace(problem, negative_goal=frozenset(), goal_formula=None),
-                            timeout_s) if problem.goal_formula is None else None
-        if not problem.has_plain_goal and (plan is None or not validate_plan(
-                domain.definition, problem, plan).ok):
-            # The positive part alone has no plan (then neither has the goal), or its plan
-            # misses the negative literals / formula: search under the full goal test.
-            if problem.goal_formula is None and plan is None:
-                return SolveResult(SolveStatus.UNSOLVABLE, None, f"no plan exists ({planner}, positive "
-                                                       "part of the goal)")
-            planner = "exhaustive search"
-            left = None if timeout_s is None else max(0.0, timeout_s - (time.monotonic() - start))
-            with time_limit(left):
+        with time_limit(timeout_s):
+            plan = domain.solve(replace(problem, negative_goal=frozenset(), goal_formula=None),
+                                timeout_s) if problem.goal_formula is None else None
+            if not problem.has_plain_goal and (plan is None or not validate_plan(
+                    domain.definition, problem, plan).ok):
+                # The positive part alone has no plan (then neither has the goal), or its plan
+                # misses the negative literals / formula: search under the full goal test.
+                if problem.goal_formula is None and plan is None:
+                    return SolveResult(SolveStatus.UNSOLVABLE, None,
+                                       f"no plan exists ({planner}, positive part of the goal)")
+                planner = "exhaustive search"
                 plan = solve_exhaustively(domain.definition, problem)
+            if plan is None:
+                return SolveResult(SolveStatus.UNSOLVABLE, None, f"no plan exists ({planner})")
+            verdict = validate_plan(domain.definition, problem, plan)
     except ResourceLimitError as err:
         return SolveResult(SolveStatus.TIMEOUT, None, str(err))
-    if plan is None:
-        return SolveResult(SolveStatus.UNSOLVABLE, None, f"no plan exists ({planner})")
-    verdict = validate_plan(domain.definition, problem, plan)
     if not verdict.ok:
         return SolveResult(SolveStatus.ERROR, None,
                            f"{planner} returned an invalid plan: {verdict.message}")
