@@ -87,16 +87,34 @@ def grade_command(
     type=click.Path(file_okay=False),
     help="Output directory (default RUN_DIR/report, or next to the runs).",
 )
-def report_command(run_dirs: tuple[str, ...], out: str | None) -> None:
-    """Tables and figures comparing graded runs."""
+@click.option(
+    "--label",
+    "labels",
+    multiple=True,
+    metavar="LABEL",
+    help="Name a run in tables and figures; give it once per run, in the order of RUN_DIRS "
+    "(default: the config name, extended with what tells same-named runs apart).",
+)
+@click.option(
+    "--allow-mixed-datasets",
+    is_flag=True,
+    help="Report runs graded on different items (dataset hash or split) with a warning "
+    "instead of refusing.",
+)
+def report_command(
+    run_dirs: tuple[str, ...], out: str | None, labels: tuple[str, ...], allow_mixed_datasets: bool
+) -> None:
+    """Tables with n and 95% intervals, paired comparisons, the paper's figures; CSV/JSON."""
     from .report import write_report
 
     if out is None:
         first = Path(run_dirs[0])
         out = first / "report" if len(run_dirs) == 1 else first.parent / "report"
-    path = write_report(list(run_dirs), out)
-    click.echo(path.read_text(encoding="utf-8"))
-    click.echo(f"written to {path.parent}", err=True)
+    report = write_report(list(run_dirs), out, labels, allow_mixed=allow_mixed_datasets)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(report.markdown(summary=True))
+    click.echo(f"full report, figures and CSV/JSON tables: {Path(out) / 'report.md'}", err=True)
 
 
 if __name__ == "__main__":
