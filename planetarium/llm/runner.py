@@ -140,8 +140,10 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
     """Answer every selected item not yet in ``completions.jsonl``; return a short summary."""
     from tqdm import tqdm
 
+    from .availability import check_inputs
     from .backends import BackendError, make_backend
 
+    check_inputs(config)  # before any directory is written or model built
     run_dir = Path(run_dir) if run_dir is not None else default_run_dir(config)
     rows = select_rows(config)
     manifest = prepare_run_dir(run_dir, config, rows)
