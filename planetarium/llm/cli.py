@@ -67,14 +67,13 @@ def grade_command(
     run_dir: str, workers: int | None, timeout_s: float | None, progress: bool
 ) -> None:
     """Grade every completion with strict and relaxed typing; write results.json."""
+    from .breakdown import STAGES
     from .grade import grade_run
+    from .stats import Rate
 
     results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress)
     for mode, row in results["summary"].items():
-        rates = ", ".join(
-            f"{stage} {100 * row[f'{stage}_rate']:.1f}%"
-            for stage in ("parseable", "solvable", "correct")
-        )
+        rates = ", ".join(f"{stage} {Rate(row[stage], row['n'])}" for stage in STAGES)
         click.echo(f"{mode}: n={row['n']}: {rates}")
     if results["n_missing"]:
         click.echo(f"warning: {results['n_missing']} items have no completion yet", err=True)
