@@ -200,3 +200,21 @@ def test_breakdown_keys():
     ]
     assert abstractness({"init_is_abstract": False, "goal_is_abstract": True}) == (
         "explicit to abstract")
+
+
+def test_softer_differences_are_warnings_not_refusals(tmp_path):
+    from dataclasses import replace
+
+    from planetarium.llm.identity import RunIdentity, check_comparable
+
+    one = RunIdentity(tmp_path / "a", "a", "m", None, "vllm", "d", ("heldout:test",), "h", "c",
+                      "p1", "0123456789ab")
+    two = replace(one, run_dir=tmp_path / "b", prompt_template_hash="p2",
+                  graded_by="ba9876543210+dirty")
+    warnings = check_comparable([one, two], ["a", "b"], allow_mixed=False)
+    assert len(warnings) == 2
+    assert "different prompt templates" in warnings[0]
+    assert "0123456789ab, ba9876543210+dirty" in warnings[1]
+    with pytest.raises(ReportError, match="not graded on the same items"):
+        check_comparable([one, replace(two, splits=("random:test",))], ["a", "b"],
+                         allow_mixed=False)

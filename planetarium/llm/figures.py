@@ -23,7 +23,7 @@ from .tables import ReportRun
 
 STAGE_COLOURS = {"parseable": "#4c72b0", "solvable": "#dd8452", "correct": "#55a868",
                  "correct (relaxed typing)": "#8172b3"}
-HOW_TO_READ = "bars: % of items · whiskers: 95% Wilson interval · hatched: no items"
+LEGEND_NOTE = "bars: % of items · whiskers: 95% Wilson interval · hatched: no items"
 
 
 def _pyplot() -> Any:
@@ -82,7 +82,7 @@ def _save(fig: Any, path: Path, plt: Any, colours: dict[str, str]) -> None:
     fig.tight_layout()
     handles = [Patch(color=colour, label=name) for name, colour in colours.items()]
     fig.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0),
-               ncol=min(4, len(handles)), fontsize=8, frameon=False, title=HOW_TO_READ,
+               ncol=min(4, len(handles)), fontsize=8, frameon=False, title=LEGEND_NOTE,
                title_fontsize=7)
     fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)

@@ -65,9 +65,16 @@ class RunIdentity:
             dataset_hash=results["dataset_hash"],
             config_hash=results["config_hash"],
             prompt_template_hash=results.get("prompt_template_hash", ""),
-            graded_by=results.get("git_revision")
-            or f"planetarium {results.get('packages', {}).get('planetarium')}",
+            graded_by=_grader(results),
         )
+
+
+def _grader(results: dict[str, Any]) -> str:
+    """The grading code's short git revision (``+dirty`` kept), else the package version."""
+    revision = results.get("git_revision")
+    if revision:
+        return revision[:12] + ("+dirty" if revision.endswith("+dirty") else "")
+    return f"planetarium {results.get('packages', {}).get('planetarium')}"
 
 
 #: Identity fields that can tell two same-named runs apart, most readable first.
@@ -148,5 +155,12 @@ def check_comparable(
         warnings.append(
             "the runs used different prompt templates (prompt_template_hash differs): part of "
             "any difference between them may come from the prompt, not the model."
+        )
+    graders = sorted({i.graded_by for i in identities})
+    if len(graders) > 1:
+        warnings.append(
+            f"the runs were graded by different versions of the grader ({', '.join(graders)}): "
+            "regrade them with one version ('planetarium eval grade RUN_DIR') to be sure a "
+            "difference is the model's."
         )
     return warnings

@@ -94,7 +94,7 @@ def runs_table(runs: Sequence[ReportRun], n_missing: Sequence[int]) -> Table:
     ]
     columns = ("run", "setting", "model", "adapter", "backend", "config", "dataset", "split",
                "dataset hash", "graded", "unanswered", "graded by", "run directory")
-    return Table("runs", "Runs", columns, rows, {"graded by": lambda rev: rev[:12]})
+    return Table("runs", "Runs", columns, rows)
 
 
 def rate_table(runs: Sequence[ReportRun], mode: str, axes: Sequence[Axis]) -> Table:
