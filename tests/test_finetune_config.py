@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from planetarium.finetune.cli import finetune_command
 from planetarium.config import ConfigError
+from planetarium.finetune.cli import finetune_command
 from planetarium.finetune.config import load_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,7 +104,7 @@ def test_yaml_exponent_without_dot_is_a_float(tmp_path):
 def test_tiny_config_builds_a_local_model_from_the_demo_data():
     cfg = load_config(ROOT / "finetune" / "tiny.yaml")
     assert cfg.model.startswith("tiny:") and cfg.quantization.load_in_4bit  # 4-bit on a GPU, skipped on a CPU
-    assert cfg.data.source == "data/demo.yaml"
+    assert (cfg.data.source, cfg.data.split) == ("data/demo.yaml", "heldout:train")
 
 
 def test_overrides_are_validated_like_yaml(tmp_path):
@@ -123,3 +123,33 @@ def test_cli_reports_config_errors_cleanly(tmp_path):
     assert result.exit_code != 0
     assert "quantization.double_quant_typo: unknown key" in result.output
     assert "Traceback" not in result.output
+
+
+def _eval_configs_on(source: str) -> list[Path]:
+    """Shipped eval configs that test on the dataset a fine-tuning config trains on."""
+    from planetarium.llm.config import load_config as load_eval_config
+
+    return [path for path in sorted((ROOT / "eval").glob("*.yaml"))
+            if load_eval_config(path).dataset == source]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "finetune").glob("*.yaml")), ids=lambda p: p.stem)
+def test_shipped_training_never_sees_a_shipped_test_item(path, monkeypatch):
+    """Each finetune config's rows and the rows of every eval config on the same dataset share
+    no id and no problem or description (a fine-tuned model is never graded on its training)."""
+    from planetarium.dataset import load_rows
+    from planetarium.llm.config import load_config as load_eval_config
+    from planetarium.llm.runner import select_rows
+
+    monkeypatch.chdir(ROOT)  # dataset paths are relative to the checkout
+    cfg = load_config(path)
+    if not Path(cfg.data.source).exists():
+        pytest.skip(f"{cfg.data.source} is not generated in this checkout")
+    train = load_rows(cfg.data.source, split=cfg.data.split)
+    evals = _eval_configs_on(cfg.data.source)
+    assert train and evals
+    for eval_path in evals:
+        test = select_rows(load_eval_config(eval_path))
+        for field in ("id", "problem_pddl", "natural_language"):
+            overlap = {row[field] for row in train} & {row[field] for row in test}
+            assert not overlap, f"{path.name} trains on {len(overlap)} {field}s of {eval_path.name}"

@@ -13,10 +13,12 @@ import datetime
 import importlib.metadata
 import re
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from ..grading import GradeOptions, GradeResult, Status
+from ..grading import GradeOptions, GradeResult
+from .breakdown import STAGES, passed, undecided
 from .runner import COMPLETIONS, ITEMS, read_manifest
 from .store import read_jsonl, write_json, write_jsonl
 
@@ -27,7 +29,6 @@ MODES = {"strict": False, "relaxed": True}
 #: (name-anchored equivalence); kept apart from MODES so reports built on MODES are unchanged.
 ANCHORED = "anchored"
 ALL_MODES = {**MODES, ANCHORED: False}
-STAGES = ("parseable", "solvable", "correct")
 _PACKAGES = (
     "planetarium",
     "rustworkx",
@@ -92,16 +93,17 @@ def _verdict(result: GradeResult) -> dict[str, Any]:
 
 
 def summarize(verdicts: list[dict[str, Any]], modes=MODES) -> dict[str, dict[str, Any]]:
-    """Counts and rates of each stage, per grading mode, plus items that got no verdict."""
+    """Counts and rates of each stage, per grading mode, plus items that got no verdict
+    (a null stage before any failed one; see :mod:`.breakdown`)."""
     total = len(verdicts)
     summary = {}
     for mode in modes:
-        counts = {stage: sum(bool(v[mode][stage]) for v in verdicts) for stage in STAGES}
+        counts = {stage: sum(passed(v[mode], stage) for v in verdicts) for stage in STAGES}
         summary[mode] = {
             "n": total,
             **counts,
             **{f"{stage}_rate": counts[stage] / total if total else 0.0 for stage in STAGES},
-            "undecided": sum(v[mode]["status"] != Status.DECIDED.value for v in verdicts),
+            "undecided": sum(undecided(v[mode]) for v in verdicts),
         }
     return summary
 
@@ -136,8 +138,12 @@ def grade_run(
                                                              row.get("natural_language", ""))}
                      for job, row in zip(jobs, answered)]
     timeout = timeout_s if timeout_s is not None else manifest["config"]["grade_timeout_s"]
-    graded = {
-        mode: {
+    graded = {}
+    for number, (mode, relax) in enumerate(ALL_MODES.items(), start=1):
+        if progress:  # one bar per pass; say which pass it is
+            print(f"grading {len(jobs)} answers: {mode} ({number}/{len(ALL_MODES)})",
+                  file=sys.stderr, flush=True)
+        graded[mode] = {
             result.id: _verdict(result)
             for result in grade_batch(
                 anchored_jobs if mode == ANCHORED else jobs,
@@ -147,8 +153,6 @@ def grade_run(
                 total=len(jobs),
             )
         }
-        for mode, relax in ALL_MODES.items()
-    }
     verdicts = [
         {"id": job["id"], "domain": row["domain"], **{m: graded[m][job["id"]] for m in ALL_MODES}}
         for job, row in zip(jobs, answered)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
-from collections.abc import Sequence
 
-from ...errors import require
 from ...config import ConfigError
+from ...errors import require
 from ..config import EvalConfig
 from .base import BackendError, Completion, Messages
 

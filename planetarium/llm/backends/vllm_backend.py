@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ...errors import require
 from ...config import ConfigError
+from ...errors import require
 from ..config import EvalConfig
 from .base import Completion, Messages, ids_hash, render_prompt_ids
 
