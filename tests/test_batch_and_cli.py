@@ -153,3 +153,16 @@ def test_validate_reports_malformed_plan(files, tmp_path):
     plan_file.write_text("(unstack b2 b1\n")
     result = run("validate", files["gt"], plan_file)
     assert result.exit_code == 1 and "line 1" in result.output
+
+
+def test_plan_exit_status_says_whether_a_plan_exists(tmp_path):
+    unsolvable = tmp_path / "unsolvable.pddl"
+    unsolvable.write_text(GT.replace("(on b1 b2)", "(on b1 b1)"))
+    result = run("plan", unsolvable)
+    assert result.exit_code == 1 and "unsolvable" in result.output
+    floor = tmp_path / "floor.pddl"
+    from tests.test_hostile import _floor_tile
+
+    floor.write_text(_floor_tile(60))
+    slow = run("plan", floor, "--timeout", "0.2")
+    assert slow.exit_code == 3 and "timeout" in slow.output
