@@ -23,6 +23,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
@@ -232,7 +233,7 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
                 if queue:
                     chunk = queue.popleft()
                 elif not exhausted:
-                    chunk = [pair for _, pair in zip(range(CHUNK_SIZE), source)]
+                    chunk = list(islice(source, CHUNK_SIZE))
                     exhausted = len(chunk) < CHUNK_SIZE
                 else:
                     chunk = []

@@ -51,7 +51,7 @@ def build_graph(objects: tuple[str, ...], object_types: tuple[str, ...],
     graph = rx.PyDiGraph(check_cycle=False, multigraph=True)
     if anchors:
         graph.add_nodes_from([label_id(("anchor", t, o) if o in anchors else ("object", t))
-                              for o, t in zip(objects, object_types)])
+                              for o, t in zip(objects, object_types, strict=True)])
     else:
         graph.add_nodes_from([label_id(("object", t)) for t in object_types])
     index = {o: i for i, o in enumerate(objects)}

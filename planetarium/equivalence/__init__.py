@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..domains.base import Domain
-from .closure import Closure, literal_closure
 from ..graph import (
     GOAL,
     GOAL_FALSE,
@@ -40,7 +39,7 @@ from ..graph import (
     with_scene,
 )
 from ..pddl.problem import Problem
-
+from .closure import Closure, literal_closure
 
 
 class PlaceholderSemantics(str, Enum):

@@ -157,8 +157,8 @@ def paired(
         stage=stage,
         a=Rate(sum(a), len(pairs)),
         b=Rate(sum(b), len(pairs)),
-        only_a=sum(x and not y for x, y in zip(a, b)),
-        only_b=sum(y and not x for x, y in zip(a, b)),
+        only_a=sum(x and not y for x, y in zip(a, b, strict=True)),
+        only_b=sum(y and not x for x, y in zip(a, b, strict=True)),
     )
 
 

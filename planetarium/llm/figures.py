@@ -125,7 +125,7 @@ def plot_domains(runs: Sequence[ReportRun], path: Path) -> None:
     domains = _domains(runs)
     fig, axes = _panels(plt, len(domains), max(4.5, 2.0 * len(runs) + 1.5), 4.0)
     colours: dict[str, str] = {}
-    for axis, domain in zip(axes, domains):
+    for axis, domain in zip(axes, domains, strict=True):
         subsets = [[row for row in run.rows if row["domain"] == domain] for run in runs]
         series = {stage: [rate(rows, "strict", stage) for rows in subsets] for stage in STAGES}
         series["correct (relaxed typing)"] = [rate(rows, "relaxed", "correct") for rows in subsets]
@@ -143,7 +143,7 @@ def plot_correct_by(runs: Sequence[ReportRun], axis_spec: Axis, path: Path) -> N
     values = axis_spec.universe(everything)
     fig, axes = _panels(plt, len(domains), max(6.0, 0.45 * len(values) * len(runs) + 2.5), 3.4)
     colours: dict[str, str] = {}
-    for axis, domain in zip(axes, domains):
+    for axis, domain in zip(axes, domains, strict=True):
         series = {}
         for run in runs:
             in_domain = [row for row in run.rows if row["domain"] == domain]
@@ -159,10 +159,10 @@ def plot_funnel(runs: Sequence[ReportRun], path: Path) -> None:
     share of the previous stage that made it through."""
     plt = _pyplot()
     fig, axes = plt.subplots(len(runs), 1, figsize=(7, 1.7 * len(runs) + 0.6), squeeze=False)
-    for axis, run in zip(axes[:, 0], runs):
+    for axis, run in zip(axes[:, 0], runs, strict=True):
         n = len(run.rows)
         counts = [rate(run.rows, "strict", stage).k for stage in STAGES]
-        for y, (stage, k) in enumerate(zip(STAGES, counts)):
+        for y, (stage, k) in enumerate(zip(STAGES, counts, strict=True)):
             axis.barh(y, n, color="0.93", height=0.7)  # every graded item: what was lost shows
             axis.barh(y, k, left=(n - k) / 2, color=STAGE_COLOURS[stage], height=0.7)
             previous = n if y == 0 else counts[y - 1]

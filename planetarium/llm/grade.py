@@ -136,7 +136,7 @@ def grade_run(
     ]
     anchored_jobs = [{**job, "anchored_objects": text_anchors(row["problem_pddl"],
                                                              row.get("natural_language", ""))}
-                     for job, row in zip(jobs, answered)]
+                     for job, row in zip(jobs, answered, strict=True)]
     timeout = timeout_s if timeout_s is not None else manifest["config"]["grade_timeout_s"]
     graded = {}
     for number, (mode, relax) in enumerate(ALL_MODES.items(), start=1):
@@ -155,7 +155,7 @@ def grade_run(
         }
     verdicts = [
         {"id": job["id"], "domain": row["domain"], **{m: graded[m][job["id"]] for m in ALL_MODES}}
-        for job, row in zip(jobs, answered)
+        for job, row in zip(jobs, answered, strict=True)
     ]
     write_jsonl(run_dir / VERDICTS, verdicts)
     results = {

@@ -139,7 +139,7 @@ def check_comparable(
     if len(items) > 1:
         lines = "\n".join(
             f"  {label}: dataset {i.dataset}, split {i.split}, dataset hash {i.dataset_hash}"
-            for label, i in zip(labels, identities)
+            for label, i in zip(labels, identities, strict=True)
         )
         problem = f"these runs were not graded on the same items:\n{lines}\n"
         if not allow_mixed:

@@ -171,7 +171,7 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
                 log.append(
                     [
                         _record(row, messages, completion, manifest, config, batch_s)
-                        for row, messages, completion in zip(batch, conversations, completions)
+                        for row, messages, completion in zip(batch, conversations, completions, strict=True)
                     ]
                 )
                 errors += sum(completion.error is not None for completion in completions)

@@ -41,7 +41,7 @@ class Table:
             return self.formats.get(column, str)(value)
 
         lines = [self.columns, ("---",) * len(self.columns)]
-        lines += [tuple(show(c, v) for c, v in zip(self.columns, row)) for row in self.rows]
+        lines += [tuple(show(c, v) for c, v in zip(self.columns, row, strict=True)) for row in self.rows]
         return "\n".join("| " + " | ".join(cells_) + " |" for cells_ in lines)
 
     def records(self) -> list[dict[str, Any]]:
@@ -49,7 +49,7 @@ class Table:
         records = []
         for row in self.rows:
             record: dict[str, Any] = {}
-            for column, value in zip(self.columns, row):
+            for column, value in zip(self.columns, row, strict=True):
                 if isinstance(value, Rate):
                     low, high = value.interval or (None, None)
                     record.update({f"{column}_k": value.k, f"{column}_n": value.n,
@@ -90,7 +90,7 @@ def runs_table(runs: Sequence[ReportRun], n_missing: Sequence[int]) -> Table:
          run.identity.backend, run.identity.config_name, run.identity.dataset, run.identity.split,
          run.identity.dataset_hash, len(run.rows), missing, run.identity.graded_by,
          str(run.identity.run_dir))
-        for run, missing in zip(runs, n_missing)
+        for run, missing in zip(runs, n_missing, strict=True)
     ]
     columns = ("run", "setting", "model", "adapter", "backend", "config", "dataset", "split",
                "dataset hash", "graded", "unanswered", "graded by", "run directory")
@@ -125,7 +125,7 @@ def paired_table(runs: Sequence[ReportRun], mode: str) -> Table | None:
             for first, second in itertools.combinations(runs, 2)
             if (comparison := paired(first.rows, second.rows, mode, stage)).a.n
         ]
-        for (a, b, c), p_holm in zip(found, adjusted([c for _, _, c in found])):
+        for (a, b, c), p_holm in zip(found, adjusted([c for _, _, c in found]), strict=True):
             rows.append((a, b, stage, c.a.n, c.a, c.b, c.difference, c.only_a, c.only_b,
                          c.p_value, p_holm, _conclusion(a, b, c.difference, p_holm)))
     if not rows:

@@ -85,7 +85,7 @@ class TransformersBackend:
         per_item = (time.perf_counter() - start) / len(ids)
         answers = out[:, batch["input_ids"].shape[1] :].tolist()
         completions = []
-        for prompt, row in zip(ids, answers):
+        for prompt, row in zip(ids, answers, strict=True):
             reason, n_tokens = self._finish(row)
             completions.append(
                 Completion(
