@@ -218,3 +218,21 @@ def test_softer_differences_are_warnings_not_refusals(tmp_path):
     with pytest.raises(ReportError, match="not graded on the same items"):
         check_comparable([one, replace(two, splits=("random:test",))], ["a", "b"],
                          allow_mixed=False)
+
+
+def test_anchored_scores_are_reported_beside_strict_and_relaxed(tmp_path):
+    """Answers that rename two blocks the description names are right up to renaming (strict)
+    but wrong once named objects must keep their names (anchored)."""
+    rows = [row for row in demo_rows(12) if row["domain"] == "blocksworld"
+            and "b1," in row["natural_language"] and "b2," in row["natural_language"]
+            and "(on b1 b2)" in row["problem_pddl"]][:3]
+    assert len(rows) == 3
+    swapped = [row["problem_pddl"].replace("b1", "TMP").replace("b2", "b1").replace("TMP", "b2")
+               for row in rows]
+    run = graded_run(tmp_path / "run", "swap", swapped, rows=rows)
+    report = build_report([run])
+    by_mode = _table(report, "correct_by_mode").records()[0]
+    assert by_mode["strict typing_k"] == 3 and by_mode["relaxed typing_k"] == 3
+    assert by_mode["strict typing, objects the description names keep their names_k"] == 0
+    assert "Overall (strict typing, objects the description names keep their names)" in (
+        report.markdown())

@@ -20,11 +20,19 @@ from typing import Any
 from .breakdown import n_undecided, rate
 from .config import TINY_PREFIX
 from .figures import FIGURES
-from .grade import MODES, RESULTS, VERDICTS
+from .grade import ANCHORED, MODES, RESULTS, VERDICTS
 from .identity import ReportError, RunIdentity, assign_labels, check_comparable
 from .runner import COMPLETIONS, ITEMS
 from .store import RunDirError, read_jsonl
-from .tables import BREAKDOWNS, ReportRun, Table, paired_table, rate_table, runs_table
+from .tables import (
+    BREAKDOWNS,
+    ReportRun,
+    Table,
+    modes_table,
+    paired_table,
+    rate_table,
+    runs_table,
+)
 
 TABLES_DIR = "tables"
 HOW_TO_READ = (
@@ -173,7 +181,11 @@ def build_report(
         for i in order if records[i].n_missing
     ]
     tables = [runs_table(runs, [records[i].n_missing for i in order])]
-    for mode in MODES:
+    # anchored verdicts exist for runs graded since name-anchored grading was added
+    modes = [*MODES, *([ANCHORED] if all(ANCHORED in row for run in runs for row in run.rows)
+                       else [])]
+    tables.append(modes_table(runs, modes))
+    for mode in modes:
         tables.append(rate_table(runs, mode, ()))
         comparisons = paired_table(runs, mode)
         if comparisons is not None:

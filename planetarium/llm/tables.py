@@ -20,7 +20,8 @@ from .breakdown import AXES, STAGES, Axis, adjusted, cells, n_undecided, paired,
 from .identity import RunIdentity
 from .stats import Rate
 
-MODE_TITLES = {"strict": "strict typing", "relaxed": "relaxed typing"}
+MODE_TITLES = {"strict": "strict typing", "relaxed": "relaxed typing",
+               "anchored": "strict typing, objects the description names keep their names"}
 SIGNIFICANCE = 0.05
 
 
@@ -112,6 +113,14 @@ def rate_table(runs: Sequence[ReportRun], mode: str, axes: Sequence[Axis]) -> Ta
     title = f"{'By ' + by if axes else 'Overall'} ({MODE_TITLES[mode]})"
     columns = ("run", *(axis.name for axis in axes), "n", *STAGES, "undecided")
     return Table(f"{name}_{mode}", title, columns, rows)
+
+
+def modes_table(runs: Sequence[ReportRun], modes: Sequence[str]) -> Table:
+    """Correct answers per run under each grading mode, side by side (same items, same n)."""
+    rows = [(run.label, len(run.rows), *(rate(run.rows, mode, "correct") for mode in modes))
+            for run in runs]
+    return Table("correct_by_mode", "Correct under each grading mode",
+                 ("run", "n", *(MODE_TITLES[mode] for mode in modes)), rows)
 
 
 def paired_table(runs: Sequence[ReportRun], mode: str) -> Table | None:
