@@ -10,12 +10,12 @@ from planetarium.strips.grounding import ground_actions, reachable_states
 from planetarium.strips.relaxed import (
     LMCut,
     astar_length,
-    bit_task,
     h2_mutex,
     h2_reachable_pairs,
     optimal_length,
     relaxed_closure,
 )
+from planetarium.strips.search import bit_task
 
 FIXTURES = Path(__file__).parent / "fixtures" / "acp"
 SMALL = [i for i in load_items(FIXTURES) if i.kind == "gen"

@@ -33,12 +33,12 @@ from dataclasses import dataclass
 from ..errors import PlanetariumError, ResourceLimitError
 from ..strips.relaxed import (
     astar_length,
-    bit_task,
     h2_mutex,
     optimal_length,
     plan_exists,
     relaxed_closure,
 )
+from ..strips.search import bit_task
 from ..strips.validate import validate_plan
 from .answers import AnswerParseError, Parsed, index, single, step_list, two_lists
 from .data import AcpItem

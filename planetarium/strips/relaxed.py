@@ -44,39 +44,6 @@ def relaxed_closure(instances: Iterable[GroundInstance], state: Iterable[Atom],
     return reached
 
 
-def bit_task(instances: Iterable[GroundInstance], state: Iterable[Atom], goal: Iterable[Atom],
-             forbidden: Collection[Atom] = ()) -> GroundTask:
-    """A bit-set task from ``state`` to the conjunctive ``goal`` without the actions that add a
-    ``forbidden`` atom, pruned to the actions relevant to the goal.
-
-    Pruning keeps every plan's relevant part (dropping an irrelevant action from a plan keeps it
-    valid), so plan existence and optimal plan length are the same as in the full task.
-    """
-    banned = set(forbidden)
-    usable = [inst for inst in instances if not (inst[2] & banned)]
-    relevant: set[Atom] = set(goal)
-    kept: dict[tuple, GroundInstance] = {}
-    changed = True
-    while changed:
-        changed = False
-        for inst in usable:
-            if inst[0] not in kept and inst[2] & relevant:
-                kept[inst[0]] = inst
-                if not inst[1] <= relevant:
-                    relevant |= inst[1]
-                    changed = True
-    atoms = tuple(sorted(relevant))
-    bit = {atom: 1 << i for i, atom in enumerate(atoms)}
-
-    def mask(facts) -> int:
-        return sum(bit[f] for f in set(facts) if f in bit)
-
-    chosen = list(kept.values())
-    return GroundTask(atoms=atoms, init=mask(state), goal=mask(goal),
-                      steps=tuple(i[0] for i in chosen), pre=tuple(mask(i[1]) for i in chosen),
-                      add=tuple(mask(i[2]) for i in chosen), delete=tuple(mask(i[3]) for i in chosen))
-
-
 def plan_exists(task: GroundTask, max_states: int, timeout_s: float | None = None) -> list | None:
     """A plan for ``task`` or ``None`` when every reachable state was seen without the goal."""
     return search(task, timeout_s=timeout_s, max_states=max_states)

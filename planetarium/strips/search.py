@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from itertools import count
 
@@ -148,18 +149,29 @@ def ground_task(domain: DomainDef, problem: Problem,
     instances, reached = relaxed_ground(domain, problem, deadline)
     if not problem.goal <= reached:
         return None
-    # backward relevance: facts the goal needs, through the preconditions of their achievers
-    relevant: set[Atom] = set(problem.goal)
-    kept: dict[GroundStep, GroundInstance] = {}
+    return bit_task(instances, problem.init, problem.goal)
+
+
+def bit_task(instances: Iterable[GroundInstance], state: Iterable[Atom], goal: Iterable[Atom],
+             forbidden: Collection[Atom] = ()) -> GroundTask:
+    """A bit-set task from ``state`` to the conjunctive ``goal`` without the actions that add a
+    ``forbidden`` atom, pruned to the actions relevant to the goal.
+
+    Pruning keeps every plan's relevant part (dropping an irrelevant action from a plan keeps it
+    valid), so plan existence and optimal plan length are the same as in the full task.
+    """
+    banned = set(forbidden)
+    usable = [inst for inst in instances if not (inst[2] & banned)]
+    relevant: set[Atom] = set(goal)
+    kept: dict[tuple, GroundInstance] = {}
     changed = True
     while changed:
         changed = False
-        for instance in instances:
-            step, pre, add, _ = instance
-            if step not in kept and add & relevant:
-                kept[step] = instance
-                if not pre <= relevant:
-                    relevant |= pre
+        for inst in usable:
+            if inst[0] not in kept and inst[2] & relevant:
+                kept[inst[0]] = inst
+                if not inst[1] <= relevant:
+                    relevant |= inst[1]
                     changed = True
     atoms = tuple(sorted(relevant))
     bit = {atom: 1 << i for i, atom in enumerate(atoms)}
@@ -168,15 +180,9 @@ def ground_task(domain: DomainDef, problem: Problem,
         return sum(bit[f] for f in set(facts) if f in bit)
 
     chosen = list(kept.values())
-    return GroundTask(
-        atoms=atoms,
-        init=mask(problem.init),
-        goal=mask(problem.goal),
-        steps=tuple(step for step, *_ in chosen),
-        pre=tuple(mask(pre) for _, pre, _, _ in chosen),
-        add=tuple(mask(add) for _, _, add, _ in chosen),
-        delete=tuple(mask(d) for _, _, _, d in chosen),
-    )
+    return GroundTask(atoms=atoms, init=mask(state), goal=mask(goal),
+                      steps=tuple(i[0] for i in chosen), pre=tuple(mask(i[1]) for i in chosen),
+                      add=tuple(mask(i[2]) for i in chosen), delete=tuple(mask(i[3]) for i in chosen))
 
 
 def search(task: GroundTask, timeout_s: float | None = None,
