@@ -9,8 +9,6 @@ pass for a verdict.
 
 from __future__ import annotations
 
-from ..errors import ResourceLimitError
-from ..limits import check_deadline
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from .goals import goal_holds
@@ -52,33 +50,12 @@ def solve_exhaustively(domain: DomainDef, problem: Problem,
     reachable state satisfies the goal; :class:`ResourceLimitError` past ``max_states``."""
     max_states = MAX_STATES if max_states is None else max_states
     actions = list(ground_actions(domain, problem))
-    init = frozenset(problem.init)
-    parent: dict[frozenset, tuple[frozenset, GroundStep] | None] = {init: None}
-    frontier = [init]
-    while frontier:
-        following = []
-        for index, state in enumerate(frontier):
-            if not index & 0xFF:
-                check_deadline("exhaustive search")
-            if goal_holds(problem, state, domain.is_subtype):
-                return _trace(parent, state)
-            for action in actions:
-                if action.pre <= state:
-                    succ = (state - action.delete) | action.add
-                    if succ not in parent:
-                        if len(parent) >= max_states:
-                            raise ResourceLimitError(
-                                f"more than {max_states} reachable states; exhaustive search gives up")
-                        parent[succ] = (state, (action.name,) + action.args)
-                        following.append(succ)
-        frontier = following
+    parents: dict = {}
+    for state in reachable_states(actions, frozenset(problem.init), max_states, parents):
+        if goal_holds(problem, state, domain.is_subtype):
+            plan = []
+            while state in parents:
+                state, step = parents[state]
+                plan.append(step)
+            return plan[::-1]
     return None
-
-
-def _trace(parent: dict, state: frozenset) -> list[GroundStep]:
-    plan = []
-    while parent[state] is not None:
-        state, step = parent[state]
-        plan.append(step)
-    plan.reverse()
-    return plan

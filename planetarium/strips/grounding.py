@@ -86,11 +86,15 @@ class StateBudgetExceeded(ResourceLimitError):
     """More states are reachable than the caller allowed (not the clock running out)."""
 
 
-def reachable_states(actions: list[GroundAction], init: State, max_states: int) -> Iterator[State]:
+def reachable_states(actions: list[GroundAction], init: State, max_states: int,
+                     parents: dict[State, tuple[State, tuple[str, ...]]] | None = None
+                     ) -> Iterator[State]:
     """Breadth-first enumeration of every state reachable from ``init``.
 
     Raises :class:`ResourceLimitError` when more than ``max_states`` states are reachable, so a
-    caller can never mistake a truncated enumeration for the whole space.
+    caller can never mistake a truncated enumeration for the whole space.  With ``parents``,
+    each state found records the state and ground action it was reached by (plan extraction);
+    states come in breadth-first order, so the first one satisfying a goal is a closest one.
     """
     from ..limits import check_deadline
 
@@ -111,6 +115,8 @@ def reachable_states(actions: list[GroundAction], init: State, max_states: int) 
                                 f"more than {max_states} reachable states; brute force gives up"
                             )
                         seen.add(succ)
+                        if parents is not None:
+                            parents[succ] = (state, (action.name,) + action.args)
                         next_frontier.append(succ)
                         yield succ
         frontier = next_frontier
