@@ -4,6 +4,7 @@ sibling modules (``specify`` for fully_specify, ``planner`` for solve), loaded o
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from importlib.resources import files
 
 from ..pddl.problem import Problem
@@ -37,8 +38,9 @@ class BuiltinDomain(Domain):
         return self._module("planner").solve(self, problem, timeout_s)
 
     def dataset_tasks(self):
-        try:
-            tasks = self._module("tasks")
-        except ModuleNotFoundError:
+        """The package's ``tasks.TASKS``; none when the package has no ``tasks`` module.  An
+        import failing *inside* that module is an error, not "no tasks" (the domain would
+        silently vanish from the dataset)."""
+        if importlib.util.find_spec(f"{self.package}.tasks") is None:
             return ()
-        return tasks.TASKS
+        return self._module("tasks").TASKS

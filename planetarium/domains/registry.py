@@ -16,6 +16,7 @@ from .base import Domain
 ENTRY_POINT_GROUP = "planetarium.domains"
 
 _domains: dict[str, Domain] = {}
+_sources: dict[str, str] = {}  # domain name -> the entry point that provided it
 _failures: dict[str, str] = {}
 _loaded = False
 
@@ -33,7 +34,12 @@ def _load_entry_points() -> None:
         except Exception as err:  # a broken plug-in must not break the others
             _failures[ep.name] = f"{type(err).__name__}: {err}"
             continue
-        _domains.setdefault(domain.name, domain)
+        if domain.name in _domains and _domains[domain.name] is not domain:
+            _failures[ep.name] = (f"{ep.value} is ignored: domain '{domain.name}' is already "
+                                  f"provided by {_sources[domain.name]}")
+            continue
+        _domains[domain.name] = domain
+        _sources[domain.name] = ep.value
 
 
 def register_domain(domain: Domain, *, replace: bool = False) -> Domain:

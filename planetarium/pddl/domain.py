@@ -7,7 +7,9 @@ add and delete effects.  Anything else in a domain is refused with
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from ..errors import PDDLSyntaxError, UnsupportedFeatureError
 from .sexpr import SList, read_sexprs
@@ -30,13 +32,14 @@ class Action:
 
 @dataclass(frozen=True)
 class DomainDef:
-    """A parsed domain file."""
+    """A parsed domain file.  Immutable all the way down (the tables are read-only views): one
+    parsed domain is shared by every grading call in a process."""
 
     name: str
     requirements: frozenset[str]
-    types: dict[str, str]  # type -> parent type ("object" at the root)
-    predicates: dict[str, tuple[str, ...]]  # predicate -> parameter types
-    actions: dict[str, Action]
+    types: Mapping[str, str]  # type -> parent type ("object" at the root)
+    predicates: Mapping[str, tuple[str, ...]]  # predicate -> parameter types
+    actions: Mapping[str, Action]
     static_predicates: frozenset[str] = field(default=frozenset())
 
     @property
@@ -159,9 +162,9 @@ def parse_domain(text: str) -> DomainDef:
     return DomainDef(
         name=name,
         requirements=requirements,
-        types=types,
-        predicates=predicates,
-        actions=actions,
+        types=MappingProxyType(types),
+        predicates=MappingProxyType(predicates),
+        actions=MappingProxyType(actions),
         static_predicates=frozenset(set(predicates) - changing),
     )
 
