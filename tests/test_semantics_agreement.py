@@ -16,16 +16,14 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-import test_specify_floortile as floortile_tests
-import test_specify_rover as rover_tests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies_bw_gripper import blocksworld_problems, gripper_problems
+from strategies import blocksworld_problems, floortile_problems, gripper_problems, rover_problems
 
 from planetarium.domains import get_domain
 from planetarium.equivalence import compare
-from planetarium.errors import ResourceLimitError
 from planetarium.equivalence.closure import CLOSED_FORM, candidate_atoms, literal_closure
+from planetarium.errors import ResourceLimitError
 from planetarium.pddl.problem import Problem
 from planetarium.testing.bruteforce import equivalent_by_definition
 
@@ -43,8 +41,8 @@ STRATEGIES = {
     "gripper": st.one_of(gripper_problems(max_rooms=2, max_balls=2, max_grippers=2),
                          gripper_problems(max_rooms=2, max_balls=2, max_grippers=2,
                                           well_formed=False)),
-    "floor-tile": small(floortile_tests.floortile_problems()),
-    "rover-single": small(rover_tests.rover_problems()),
+    "floor-tile": small(floortile_problems()),
+    "rover-single": small(rover_problems()),
 }
 
 

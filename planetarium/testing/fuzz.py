@@ -8,7 +8,7 @@ typed objects, deep nesting, thousands of objects, megabytes of junk.
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 _JUNK = "()(;:-?`\n\t abcdefghijklmnopqrstuvwxyz0123456789ÄßЖ漢🙂\x00\x7f"
 
