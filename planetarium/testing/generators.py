@@ -76,20 +76,14 @@ def _stack(rng: random.Random, order: Iterable[str], stack_probability: float) -
     return towers
 
 
-def random_towers(rng: random.Random, blocks: Sequence[str], *,
-                  stack_probability: float = 0.6) -> list[list[str]]:
-    """``blocks`` shuffled and split into towers, bottom first."""
-    order = list(blocks)
-    rng.shuffle(order)
-    return _stack(rng, order, stack_probability)
-
-
 def blocksworld_init(rng: random.Random, blocks: Sequence[str], *, stack_probability: float = 0.6,
                      held_probability: float = 0.0,
                      unplaced_probability: float = 0.0) -> set[Atom]:
-    """A random configuration of ``blocks``: towers and, with ``held_probability``, one block in
-    the hand.  With ``unplaced_probability`` one block is left out of every atom — it rests
-    nowhere, so the state is not well-formed (no closed form covers it)."""
+    """A random configuration of ``blocks`` (the one tower generator): the blocks shuffled, then
+    each stacked on a random tower with ``stack_probability`` or starting a new one, and with
+    ``held_probability`` one block in the hand.  With ``unplaced_probability`` one block is left
+    out of every atom — it rests nowhere, so the state is not well-formed (no closed form covers
+    it)."""
     order = list(blocks)
     rng.shuffle(order)
     if unplaced_probability and order and rng.random() < unplaced_probability:
