@@ -35,7 +35,7 @@ from planetarium.testing.generators import (
     random_walk_goal,
 )
 
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=30, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 STRATEGIES = {"blocksworld": blocksworld_problems(well_formed=False),
               "gripper": gripper_problems(well_formed=False),
