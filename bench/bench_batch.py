@@ -18,7 +18,7 @@ from collections import Counter
 from planetarium.batch import grade_batch
 from planetarium.domains import get_domain
 from planetarium.testing import pairs
-from planetarium.testing.generators_floortile_rover import bench_problem
+from planetarium.testing.generators import dataset_problem, gripper_problem
 
 SIZES = {
     "blocksworld": range(4, 31),
@@ -30,11 +30,9 @@ SIZES = {
 
 def make_problem(domain: str, rng: random.Random):
     size = rng.choice(SIZES[domain])
-    if domain == "blocksworld":
-        return pairs.blocksworld_problem(rng, size)
     if domain == "gripper":
-        return pairs.gripper_problem(rng, size, n_rooms=rng.randint(1, 4))
-    return bench_problem(domain, size, rng)
+        return gripper_problem(rng, size, n_rooms=rng.randint(1, 4))
+    return dataset_problem(domain, rng, size)
 
 
 def make_items(n: int, seed: int) -> list[dict]:
@@ -66,7 +64,7 @@ def main() -> None:
     print(f"graded {len(rows)} pairs with {args.workers} workers in {t2 - t1:.1f} s "
           f"({len(rows) / (t2 - t1):.0f} pairs/s)")
     print("status:", dict(Counter(r.status.value for r in rows)))
-    print("(solvable, equivalent):", dict(Counter((r["solvable"], r["equivalent"]) for r in rows)))
+    print("(solvable, equivalent):", dict(Counter((r.solvable, r.equivalent) for r in rows)))
 
 
 if __name__ == "__main__":

@@ -22,29 +22,15 @@ from planetarium.equivalence import compare
 from planetarium.grading import grade
 from planetarium.pddl import read_problem
 from planetarium.testing import pairs
+from planetarium.testing.generators import dataset_problem
 
+#: Blocks, balls, tiles or waypoints per problem.
 SIZES = {
     "blocksworld": [4, 8, 16, 24, 32, 48, 64],
     "gripper": [4, 8, 16, 24, 32, 48],
+    "floor-tile": [4, 9, 16, 25, 30],
+    "rover-single": [3, 5, 8, 12],
 }
-
-
-def problems_for(domain: str, size: int, rng: random.Random):
-    if domain == "blocksworld":
-        return pairs.blocksworld_problem(rng, size)
-    if domain == "gripper":
-        return pairs.gripper_problem(rng, size)
-    from planetarium.testing import generators_floortile_rover as ftr
-
-    return ftr.bench_problem(domain, size, rng)
-
-
-def sizes_for(domain: str) -> list[int]:
-    if domain in SIZES:
-        return SIZES[domain]
-    from planetarium.testing import generators_floortile_rover as ftr
-
-    return ftr.BENCH_SIZES[domain]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -74,7 +60,7 @@ def bench(domain_name: str, size: int, n: int, rng: random.Random, repeat: int =
     timings: dict[str, list[float]] = {"parse": [], "fully_specify": [], "isomorphism": [], "total": []}
     props = []
     for i in range(n):
-        truth = problems_for(domain_name, size, rng)
+        truth = dataset_problem(domain_name, rng, size)
         pred = truth if i % 2 == 0 else pairs.near_miss(truth, rng)
         gt_text = pairs.render(truth, rng, rename=False, typed=typed)
         pred_text = pairs.render(pred, rng, typed=typed)
@@ -104,7 +90,7 @@ def main() -> None:
         f"{s + ' med/p95 ms':>24s}" for s in ("parse", "fully_specify", "isomorphism", "total"))
     print(header)
     for name in args.domains.split(","):
-        for size in sizes_for(name):
+        for size in SIZES[name]:
             row = bench(name, size, args.pairs, rng, args.repeat)
             cells = " ".join(f"{row[s][0]:11.3f} /{row[s][1]:9.3f}   "
                              for s in ("parse", "fully_specify", "isomorphism", "total"))

@@ -17,6 +17,7 @@ import lark
 
 from planetarium.pddl.sexpr import read_sexprs
 from planetarium.testing import pairs
+from planetarium.testing.generators import blocksworld_problem
 
 GRAMMAR = r"""
 start: _item*
@@ -49,7 +50,7 @@ def median_ms(fn, texts) -> float:
 
 def main() -> None:
     rng = random.Random(0)
-    texts = [pairs.render(pairs.blocksworld_problem(rng, n), rng, rename=False)
+    texts = [pairs.render(blocksworld_problem(rng, n), rng, rename=False)
              for n in (8, 16, 30) for _ in range(30)]
     lark_parser = lark.Lark(GRAMMAR, parser="lalr", lexer="basic", transformer=_ToLists())
     print(f"lark LALR (built once)      {median_ms(lark_parser.parse, texts):8.3f} ms/problem")

@@ -1,6 +1,9 @@
-"""Shared test configuration: GPU tests skip cleanly on machines without CUDA."""
+"""Shared test configuration: GPU tests skip cleanly on machines without CUDA; a fixture that
+counts the domain planners' hand-offs to the generic planner."""
 
 from __future__ import annotations
+
+from collections import Counter
 
 import pytest
 
@@ -20,3 +23,20 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip_gpu)
+
+
+@pytest.fixture
+def generic_calls(monkeypatch: pytest.MonkeyPatch) -> Counter:
+    """Counts calls of :func:`planetarium.strips.generic.generic_solve` (``["calls"]``): where a
+    domain planner hands a problem to it, the generic planner decided, not the domain's own."""
+    import planetarium.strips.generic as generic
+
+    calls: Counter = Counter()
+    real = generic.generic_solve
+
+    def counted(*args, **kwargs):
+        calls["calls"] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(generic, "generic_solve", counted)
+    return calls

@@ -12,13 +12,14 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import blocksworld_problems, gripper_problems
 
 from planetarium.domains import get_domain
 from planetarium.equivalence import compare
 from planetarium.pddl.problem import Problem
 from planetarium.strips.exact import reachable_goal_intersection
+from planetarium.testing import pairs
 from planetarium.testing.bruteforce import equivalent_by_definition
-from strategies_bw_gripper import blocksworld_problems, gripper_problems
 
 SETTINGS = settings(max_examples=500, deadline=None, derandomize=True,
                     suppress_health_check=list(HealthCheck))
@@ -27,15 +28,7 @@ MAX_STATES = 50_000
 
 def renamed(p: Problem, seed: int) -> Problem:
     """``p`` with objects renamed by a random permutation and declared in shuffled order."""
-    rng = random.Random(seed)
-    fresh = [f"x{i}" for i in range(len(p.objects))]
-    rng.shuffle(fresh)
-    m = dict(zip(p.objects, fresh))
-    order = list(range(len(p.objects)))
-    rng.shuffle(order)
-    ren = lambda atoms: frozenset((a[0],) + tuple(m[x] for x in a[1:]) for a in atoms)  # noqa: E731
-    return Problem("q", p.domain, tuple(m[p.objects[i]] for i in order),
-                   tuple(p.object_types[i] for i in order), ren(p.init), ren(p.goal))
+    return pairs.renamed(p, random.Random(seed), prefix="x")
 
 
 def with_goal(p: Problem, goal) -> Problem:

@@ -18,7 +18,8 @@ from click.testing import CliRunner
 from planetarium.cli import main
 from planetarium.grading import GradeOptions, GradeOptionsError, Stage, Status, grade
 from planetarium.pddl.writer import problem_to_pddl
-from planetarium.testing.pairs import blocksworld_problem, render
+from planetarium.testing.generators import blocksworld_problem
+from planetarium.testing.pairs import render
 
 GT = """(define (problem p) (:domain blocksworld) (:objects b1 b2)
   (:init (arm-empty) (on-table b1) (on b2 b1) (clear b2))

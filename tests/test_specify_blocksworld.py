@@ -1,34 +1,21 @@
-"""Blocks World fully_specify agrees with the brute force on random and hand-picked problems."""
+"""Blocks World fully_specify on hand-picked problems, checked against facts worked out by hand
+and the brute force (random problems: tests/test_specify_random.py)."""
 
 from __future__ import annotations
 
 from functools import partial
 
 import pytest
-from hypothesis import given, settings
-from strategies_bw_gripper import blocksworld_problems, read_small, specify_checker
+from strategies import SpecifyCheck
 
 from planetarium.domains import get_domain
 from planetarium.domains.blocksworld import specify
 from planetarium.domains.blocksworld.specify import fully_specify
-from planetarium.pddl.problem import Problem
+from planetarium.testing.conformance import small_problem
 
 BW = get_domain("blocksworld")
-check = specify_checker(BW, specify)
-read = partial(read_small, BW)
-
-
-@settings(max_examples=500, derandomize=True, deadline=None)
-@given(blocksworld_problems())
-def test_well_formed_matches_brute_force(problem: Problem) -> None:
-    check(problem)
-
-
-@settings(max_examples=150, derandomize=True, deadline=None)
-@given(blocksworld_problems(well_formed=False))
-def test_mutated_init_matches_brute_force(problem: Problem) -> None:
-    check(problem)
-
+read = partial(small_problem, BW)
+CHECK = SpecifyCheck(BW, specify)
 
 TOWER = "(arm-empty) (on-table a) (on b a) (clear b) (on-table c) (clear c)"
 
@@ -62,7 +49,7 @@ CASES = [
 @pytest.mark.parametrize("objects,init,goal,added", CASES)
 def test_regressions(objects: str, init: str, goal: str, added: set[str] | None) -> None:
     p = read(objects, init, goal)
-    check(p)
+    CHECK(p, well_formed=True)
     expected = None if added is None else p.goal | {
         tuple(fact.strip("()").split()) for fact in added}
     assert fully_specify(BW, p) == expected
@@ -71,5 +58,5 @@ def test_regressions(objects: str, init: str, goal: str, added: set[str] | None)
 def test_ill_formed_init_uses_brute_force() -> None:
     """A block resting nowhere can never be picked up, yet blocks can be stacked on it."""
     p = read("a b", "(arm-empty) (clear a) (on-table b) (clear b)", "(on b a)")
-    check(p)
+    assert not BW.closed_form_covers(p)
     assert fully_specify(BW, p) == {("on", "b", "a"), ("clear", "b"), ("arm-empty",)}

@@ -1,34 +1,21 @@
-"""Gripper fully_specify agrees with the brute force on random and hand-picked problems."""
+"""Gripper fully_specify on hand-picked problems, checked against facts worked out by hand and
+the brute force (random problems: tests/test_specify_random.py)."""
 
 from __future__ import annotations
 
 from functools import partial
 
 import pytest
-from hypothesis import given, settings
-from strategies_bw_gripper import gripper_problems, read_small, specify_checker
+from strategies import SpecifyCheck
 
 from planetarium.domains import get_domain
 from planetarium.domains.gripper import specify
 from planetarium.domains.gripper.specify import fully_specify
-from planetarium.pddl.problem import Problem
+from planetarium.testing.conformance import small_problem
 
 GRIPPER = get_domain("gripper")
-check = specify_checker(GRIPPER, specify)
-read = partial(read_small, GRIPPER)
-
-
-@settings(max_examples=500, derandomize=True, deadline=None)
-@given(gripper_problems())
-def test_well_formed_matches_brute_force(problem: Problem) -> None:
-    check(problem)
-
-
-@settings(max_examples=150, derandomize=True, deadline=None)
-@given(gripper_problems(well_formed=False))
-def test_mutated_init_matches_brute_force(problem: Problem) -> None:
-    check(problem)
-
+read = partial(small_problem, GRIPPER)
+CHECK = SpecifyCheck(GRIPPER, specify)
 
 OBJS = "r1 r2 b1 b2 left right"
 KINDS = "(room r1) (room r2) (ball b1) (ball b2) (gripper left) (gripper right)"
@@ -68,7 +55,7 @@ CASES = [
 @pytest.mark.parametrize("objects,init,goal,added", CASES)
 def test_regressions(objects: str, init: str, goal: str, added: set[str] | None) -> None:
     p = read(objects, init, goal)
-    check(p)
+    CHECK(p, well_formed=True)
     kinds = {a for a in p.init if a[0] in ("room", "ball", "gripper")}
     expected = None if added is None else p.goal | kinds | {
         tuple(fact.strip("()").split()) for fact in added}
@@ -79,5 +66,5 @@ def test_ill_formed_init_uses_brute_force() -> None:
     """A gripper both free and carrying can hold two balls: outside the closed form."""
     p = read(ONE_ROOM, ONE_ROOM_INIT.replace("(at b1 r1)", "(carry b1 left)"),
                 "(carry b1 left) (carry b2 left)")
-    check(p)
+    assert not GRIPPER.closed_form_covers(p)
     assert fully_specify(GRIPPER, p) == p.init - {("at", "b2", "r1"), ("free", "left")} | p.goal

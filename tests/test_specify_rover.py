@@ -1,82 +1,22 @@
-"""Rover fully_specify agrees with brute-force state enumeration.
-
-Random maps of up to 5 waypoints with one-way roads, roads without line of sight, missing
-``available``/``channel_free``, and inits with the rover on no or two waypoints; plus
-hand-picked cases on where the rover must end.
+"""Rover fully_specify on hand-picked cases on where the rover must end, checked against facts
+worked out by hand and the brute force, and the bounded search on branching maps (random
+problems: tests/test_specify_random.py).
 """
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from strategies import SpecifyCheck
 
 from planetarium.domains import get_domain
 from planetarium.domains.rover import specify
 from planetarium.errors import ResourceLimitError
 from planetarium.pddl.domain import Atom
 from planetarium.pddl.problem import Problem
-from planetarium.testing.conformance import check_fully_specify, small_problem
-from planetarium.testing.generators_floortile_rover import rover_problem
+from planetarium.testing.conformance import small_problem
 
 ROVER = get_domain("rover-single")
-
-
-@st.composite
-def rover_problems(draw) -> Problem:
-    waypoints = [f"w{i}" for i in range(draw(st.integers(1, 5)))]
-    objectives = [f"o{i}" for i in range(draw(st.integers(1, 2)))]
-    modes = [f"m{i}" for i in range(draw(st.integers(1, 2)))]
-    pairs = st.tuples(st.sampled_from(waypoints), st.sampled_from(waypoints))
-    roads = draw(st.sets(pairs, max_size=8))
-    two_way = draw(st.booleans())
-    init: set[Atom] = set()
-    for a, b in roads:
-        init.update({("can_traverse", a, b), ("visible", a, b)})
-        if two_way:
-            init.update({("can_traverse", b, a), ("visible", b, a)})
-    init.update(("visible", a, b) for a, b in draw(st.sets(pairs, max_size=3)))
-    init.update(("can_traverse", a, b) for a, b in draw(st.sets(pairs, max_size=2)))
-    init.update(draw(st.sets(st.sampled_from([("available",), ("channel_free",)]), min_size=0))
-                if draw(st.integers(0, 5)) == 0 else {("available",), ("channel_free",)})
-    rover_count = st.just(1) if draw(st.integers(0, 5)) > 0 else st.integers(0, 2)
-    n = min(draw(rover_count), len(waypoints))
-    init.update(("at_rover", w)
-                for w in draw(st.sets(st.sampled_from(waypoints), min_size=n, max_size=n)))
-    init.add(("at_lander", draw(st.sampled_from(waypoints))))
-    init.update(("at_soil_sample", w) for w in draw(st.sets(st.sampled_from(waypoints))))
-    init.update(("at_rock_sample", w) for w in draw(st.sets(st.sampled_from(waypoints))))
-    init.update(("supports", "cam", m) for m in draw(st.sets(st.sampled_from(modes))))
-    init.update(("visible_from", o, w) for o, w in draw(st.sets(
-        st.tuples(st.sampled_from(objectives), st.sampled_from(waypoints)), max_size=4)))
-    init.update(("have_soil_analysis", w)
-                for w in draw(st.sets(st.sampled_from(waypoints), max_size=1)))
-    w, o, m = st.sampled_from(waypoints), st.sampled_from(objectives), st.sampled_from(modes)
-    goal_atoms = st.one_of(
-        st.tuples(st.just("communicated_soil_data"), w),
-        st.tuples(st.just("communicated_rock_data"), w),
-        st.tuples(st.just("communicated_image_data"), o, m),
-        st.tuples(st.just("have_image"), o, m),
-        st.tuples(st.just("have_rock_analysis"), w),
-        st.tuples(st.just("at_rover"), w),
-        st.tuples(st.just("visible"), w, w),
-        st.just(("available",)),
-    )
-    goal = draw(st.sets(goal_atoms, min_size=1, max_size=4))
-    objects = waypoints + ["cam"] + modes + objectives
-    types = (["waypoint"] * len(waypoints) + ["camera"] + ["mode"] * len(modes)
-             + ["objective"] * len(objectives))
-    return Problem("p", "rover-single", tuple(objects), tuple(types), frozenset(init),
-                   frozenset(goal))
-
-
-@settings(max_examples=300, derandomize=True, deadline=None)
-@given(rover_problems())
-def test_matches_brute_force(problem: Problem) -> None:
-    assert check_fully_specify(ROVER, [problem], max_states=5_000) == []
-
+CHECK = SpecifyCheck(ROVER, specify)
 
 OBJECTS = "a b c - waypoint cam - camera hi lo - mode obj - objective"
 ON = "(available) (channel_free) (supports cam hi)"
@@ -129,7 +69,7 @@ def test_hand_picked(init: str, goal: str, added: set[str] | None) -> None:
     else:
         base = {a for a in problem.init if a[0] != "at_rover"} | problem.goal
         assert got == base | {tuple(f.strip("()").split()) for f in added}
-    assert check_fully_specify(ROVER, [problem]) == []
+    assert CHECK(problem, well_formed=True) == "closed form"
 
 
 def _branching_map(depth: int) -> Problem:
@@ -156,16 +96,7 @@ def test_branching_maps_are_bounded_not_guessed(monkeypatch: pytest.MonkeyPatch)
     """Alternative branches are tracked exactly; past the bound the answer is 'gave up'."""
     small = _branching_map(3)
     assert ROVER.fully_specify(small) is None
-    assert check_fully_specify(ROVER, [small], max_states=50_000) == []
+    assert SpecifyCheck(ROVER, specify, max_states=50_000)(small, well_formed=True) == "closed form"
     monkeypatch.setattr(specify, "MAX_VISITS", 50)
     with pytest.raises(ResourceLimitError):
         ROVER.fully_specify(_branching_map(12))
-
-
-def test_twelve_waypoint_maps() -> None:
-    """Generated 12-waypoint maps are specified (timings live in bench/, not here)."""
-    rng = random.Random(0)
-    for _ in range(20):
-        problem = rover_problem(rng, 12)
-        facts = ROVER.fully_specify(problem)
-        assert facts is not None and problem.goal <= facts

@@ -6,6 +6,9 @@ Problems come out canonical (sorted facts, one per line); domains as the STRIPS 
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
+
 from .domain import Atom, DomainDef
 from .problem import Formula, Problem
 
@@ -26,12 +29,15 @@ def formula_to_pddl(formula: Formula) -> str:
 
 
 def problem_to_pddl(problem: Problem, *, typed: bool = False) -> str:
-    """Render ``problem``; ``typed`` writes ``name - type`` object declarations."""
+    """Render ``problem``; ``typed`` writes ``name - type`` object declarations.
+
+    Objects are declared in ``problem.objects`` order (with ``typed``, a type after each run of
+    objects of that type), so reading the text back gives the same problem, object order
+    included (tests/test_pddl_roundtrip.py).
+    """
     if typed:
-        by_type: dict[str, list[str]] = {}
-        for obj, type_name in zip(problem.objects, problem.object_types, strict=True):
-            by_type.setdefault(type_name, []).append(obj)
-        objects = " ".join(f"{' '.join(objs)} - {t}" for t, objs in by_type.items())
+        runs = groupby(zip(problem.objects, problem.object_types, strict=True), key=itemgetter(1))
+        objects = " ".join(f"{' '.join(o for o, _ in run)} - {t}" for t, run in runs)
         requirements = "(:requirements :strips :typing)"
     else:
         objects = " ".join(problem.objects)

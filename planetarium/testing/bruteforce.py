@@ -9,10 +9,21 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from ..errors import UnsupportedFeatureError
-from ..pddl.domain import Atom, DomainDef
+from ..errors import ResourceLimitError, UnsupportedFeatureError
+from ..pddl.domain import DomainDef
 from ..pddl.problem import Problem
 from ..strips import exact
+from ..strips.grounding import ground_actions, reachable_states
+
+
+def solvable_by_enumeration(domain: DomainDef, problem: Problem, max_states: int) -> bool | None:
+    """Whether some reachable state holds every positive goal atom; ``None`` when more than
+    ``max_states`` states are reachable (too large to decide by enumeration)."""
+    actions = list(ground_actions(domain, problem))
+    try:
+        return any(problem.goal <= s for s in reachable_states(actions, problem.init, max_states))
+    except ResourceLimitError:
+        return None
 
 
 def reachable_goal_states(domain: DomainDef, problem: Problem, max_states: int) -> list[frozenset]:
@@ -126,8 +137,6 @@ def equivalent_by_definition(domain: DomainDef, a: Problem, b: Problem, *,
 
 
 def _reachable(domain: DomainDef, p: Problem, max_states: int) -> list[frozenset]:
-    from ..strips.grounding import ground_actions, reachable_states
-
     return list(reachable_states(list(ground_actions(domain, p)), frozenset(p.init), max_states))
 
 

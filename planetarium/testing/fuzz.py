@@ -204,7 +204,7 @@ class FuzzReport:
 def small_truths(rng: random.Random, count: int = 12) -> list[str]:
     """Ground truths small enough for the brute-force referee (3-4 blocks, 2 balls)."""
     from ..pddl.writer import problem_to_pddl
-    from .pairs import blocksworld_problem, gripper_problem
+    from .generators import blocksworld_problem, gripper_problem
 
     problems = [blocksworld_problem(rng, rng.randint(2, 4)) for _ in range(count // 2)]
     problems += [gripper_problem(rng, 2, n_rooms=2, n_grippers=1) for _ in range(count // 2)]

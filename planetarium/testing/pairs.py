@@ -1,88 +1,56 @@
-"""Realistic (ground truth, prediction) pairs for benchmarks and fuzzing.
+"""Predictions made from a ground truth, for benchmarks, fuzzing and metamorphic tests.
 
-A prediction is the ground truth renamed, reshuffled and with its implied goal facts dropped or
-added (an equivalent answer), or with one goal fact changed (a near miss).
+A prediction is the ground truth renamed and redeclared in another order (an equivalent answer,
+:func:`renamed`), or with one goal fact changed (a near miss, :func:`near_miss`); :func:`render`
+writes either as PDDL text through the package's one writer.  The problems themselves come from
+:mod:`planetarium.testing.generators`.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
-from ..pddl.writer import atom_to_pddl
+from ..pddl.writer import problem_to_pddl
 
 
-def random_towers(rng: random.Random, blocks: list[str]) -> list[list[str]]:
-    """Split ``blocks`` (shuffled) into towers, bottom first."""
-    order = blocks[:]
+def renamed(problem: Problem, rng: random.Random, *, rename: bool = True,
+            prefix: str = "o") -> Problem:
+    """``problem`` with its objects declared in a random order and, with ``rename``, renamed
+    ``o0``, ``o1``, ... by a random bijection: the same planning problem.  (Goal formulas are
+    not renamed: refused.)"""
+    if problem.goal_formula is not None:
+        raise ValueError("renamed() handles conjunctive goals only")
+    if rename:
+        fresh = [f"{prefix}{i}" for i in range(len(problem.objects))]
+        rng.shuffle(fresh)
+        mapping = dict(zip(problem.objects, fresh))
+    else:
+        mapping = {o: o for o in problem.objects}
+    order = list(range(len(problem.objects)))
     rng.shuffle(order)
-    towers: list[list[str]] = []
-    for block in order:
-        if towers and rng.random() < 0.6:
-            rng.choice(towers).append(block)
-        else:
-            towers.append([block])
-    return towers
 
+    def atoms(facts: frozenset[Atom]) -> frozenset[Atom]:
+        return frozenset((a[0], *(mapping[x] for x in a[1:])) for a in facts)
 
-def tower_facts(towers: list[list[str]]) -> list[Atom]:
-    facts: list[Atom] = [("arm-empty",)]
-    for tower in towers:
-        facts.append(("on-table", tower[0]))
-        facts.extend(("on", upper, lower) for lower, upper in zip(tower, tower[1:]))
-        facts.append(("clear", tower[-1]))
-    return facts
-
-
-def blocksworld_problem(rng: random.Random, n_blocks: int) -> Problem:
-    """Random towers to random towers; the goal leaves out arm-empty and clear facts."""
-    blocks = [f"b{i}" for i in range(1, n_blocks + 1)]
-    goal = [f for f in tower_facts(random_towers(rng, blocks)) if f[0] in ("on", "on-table")]
-    return Problem("bench", "blocksworld", tuple(blocks), ("object",) * n_blocks,
-                   frozenset(tower_facts(random_towers(rng, blocks))), frozenset(goal))
-
-
-def gripper_problem(rng: random.Random, n_balls: int, n_rooms: int = 3,
-                    n_grippers: int = 2) -> Problem:
-    """Balls spread over rooms, all to be gathered in random rooms (grippers left implicit)."""
-    rooms = [f"room{i}" for i in range(1, n_rooms + 1)]
-    balls = [f"ball{i}" for i in range(1, n_balls + 1)]
-    grippers = [f"gripper{i}" for i in range(1, n_grippers + 1)]
-    init = ([("room", r) for r in rooms] + [("ball", b) for b in balls]
-            + [("gripper", g) for g in grippers] + [("at-robby", rooms[0])]
-            + [("at", b, rng.choice(rooms)) for b in balls] + [("free", g) for g in grippers])
-    goal = [("at", b, rng.choice(rooms)) for b in balls]
-    objects = tuple(rooms + balls + grippers)
-    return Problem("bench", "gripper", objects, ("object",) * len(objects),
-                   frozenset(init), frozenset(goal))
+    return replace(problem, objects=tuple(mapping[problem.objects[i]] for i in order),
+                   object_types=tuple(problem.object_types[i] for i in order),
+                   init=atoms(problem.init), goal=atoms(problem.goal),
+                   negative_goal=atoms(problem.negative_goal))
 
 
 def render(problem: Problem, rng: random.Random, *, rename: bool = True,
            typed: bool = False) -> str:
-    """PDDL text of ``problem`` with objects renamed and facts shuffled."""
-    names = list(problem.objects)
-    if rename:
-        fresh = [f"o{i}" for i in range(len(names))]
-        rng.shuffle(fresh)
-        mapping = dict(zip(names, fresh))
-    else:
-        mapping = {n: n for n in names}
-    objs = list(zip(problem.objects, problem.object_types))
-    rng.shuffle(objs)
-    if typed:
-        declared = " ".join(f"{mapping[o]} - {t}" for o, t in objs)
-    else:
-        declared = " ".join(mapping[o] for o, _ in objs)
+    """PDDL text of :func:`renamed` ``(problem)``.
 
-    def facts(atoms) -> str:
-        listed = [atom_to_pddl((a[0],) + tuple(mapping[x] for x in a[1:])) for a in atoms]
-        rng.shuffle(listed)
-        return " ".join(listed)
-
-    return (f"(define (problem {problem.name}) (:domain {problem.domain})\n"
-            f"  (:objects {declared})\n  (:init {facts(problem.init)})\n"
-            f"  (:goal (and {facts(problem.goal)})))")
+    The facts come out in the writer's sorted order, which after renaming is unrelated to the
+    ground truth's: the reader keeps facts in sets, so their order in the text never reaches the
+    grader; the order of object declarations does (it orders the graph's nodes), and that is
+    shuffled.
+    """
+    return problem_to_pddl(renamed(problem, rng, rename=rename), typed=typed)
 
 
 def near_miss(problem: Problem, rng: random.Random) -> Problem:
@@ -95,6 +63,4 @@ def near_miss(problem: Problem, rng: random.Random) -> Problem:
     type_of = problem.type_of
     same_type = [o for o in problem.objects if type_of[o] == type_of[victim[-1]]]
     replacement = victim[:-1] + (rng.choice(same_type),)
-    new_goal = (set(goal) - {victim}) | {replacement}
-    return Problem(problem.name, problem.domain, problem.objects, problem.object_types,
-                   problem.init, frozenset(new_goal))
+    return replace(problem, goal=frozenset((set(goal) - {victim}) | {replacement}))
