@@ -23,7 +23,8 @@ def data_group() -> None:
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Output directory (rows.jsonl, a folder of Parquet files per configuration, "
                    "README.md, config.yaml).")
-@click.option("--workers", type=int, default=None, help="Worker processes (default: CPU count).")
+@click.option("--workers", type=int, default=None,
+              help="Worker processes (default: the CPUs this process may use).")
 @click.option("--progress/--no-progress", default=True, show_default=True)
 def generate_command(config_path: str, out_dir: str, workers: int | None, progress: bool) -> None:
     """Generate the dataset described by CONFIG into OUT."""
@@ -34,6 +35,8 @@ def generate_command(config_path: str, out_dir: str, workers: int | None, progre
 
     start = time.monotonic()
     try:
+        if progress:  # the full configuration takes seconds to read
+            click.echo(f"reading {config_path}", err=True)
         config = load_config(config_path)
         rows = generate(config, workers=workers, progress=progress)
         write_dataset(rows, out_dir, config, progress=progress)

@@ -255,11 +255,19 @@ class _TextCheck:
                                   f"({earlier['name']} and {row['name']}):\n{row['natural_language']}")
 
 
+def _usable_cpus() -> int:
+    """The CPUs this process may run on (``taskset``, container limits), not the machine's."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def generate(config: DatasetConfig, *, workers: int | None = None, progress: bool = False) -> list[dict]:
     """Every row of the dataset, with ids (the candidate numbers) and split columns."""
     per_domain = [(domain, plan_jobs(domain)) for domain in config.domains]
     jobs = [job for _, domain_jobs in per_domain for job in domain_jobs]
-    workers = workers if workers is not None else min(len(jobs), os.cpu_count() or 1)
+    workers = workers if workers is not None else min(len(jobs), _usable_cpus())
     bar = None
     if progress:
         from tqdm import tqdm

@@ -59,8 +59,10 @@ def _add(sums: dict[str, int], scene: str, atoms: Iterable[Atom]) -> int:
     return nullary
 
 
-#: Per initial state (one starts many problems: one per goal layout), its sums.
+#: Per initial state (one starts many problems: one per goal layout), its sums; emptied when it
+#: reaches _INIT_SUMS_LIMIT entries (the full dataset has ~20,000 initial states).
 _INIT_SUMS: dict[tuple[tuple[str, ...], frozenset], tuple[dict[str, int], int]] = {}
+_INIT_SUMS_LIMIT = 50_000
 
 
 def problem_invariant(problem: Problem, domain: Domain) -> int | None:
@@ -72,6 +74,8 @@ def problem_invariant(problem: Problem, domain: Domain) -> int | None:
     key = (problem.objects, problem.init)
     cached = _INIT_SUMS.get(key)
     if cached is None:
+        if len(_INIT_SUMS) >= _INIT_SUMS_LIMIT:
+            _INIT_SUMS.clear()
         init_sums = dict.fromkeys(problem.objects, 0)
         cached = _INIT_SUMS[key] = init_sums, _add(init_sums, INIT, problem.init)
     sums = dict(cached[0])

@@ -23,12 +23,13 @@ order, no timestamps), so generating twice from one configuration gives byte-ide
 from __future__ import annotations
 
 import json
+import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 
-from ..errors import MissingExtraError
+from ..errors import MissingExtraError, PlanetariumError
 from .config import DatasetConfig
 from .generator import COLUMNS
 from .splits import ABSTRACTION_CLASSES, abstraction, size_bin, size_bins
@@ -83,6 +84,15 @@ def _folder(config_name: str) -> str:
 
 def _file(config_name: str, split: str) -> str:
     return f"{_folder(config_name)}/{split}-00000-of-00001.parquet"
+
+
+_CARD = """Planetarium text-to-PDDL rows, written by `planetarium data generate`.
+
+The default configuration (`data/`) is the **held-out split**: `test` holds whole held-out
+init -> goal combinations, `train` the rest, less the "excluded" rows (a test problem up to
+renaming objects).  The configurations `random` (folds), `abstraction`, `placeholder` and `size`
+each split every row.  `rows.jsonl` holds every row with its split columns.
+"""
 
 
 def card_header(files: dict[str, dict]) -> str:
@@ -150,13 +160,25 @@ def config_yaml(config: DatasetConfig) -> str:
     return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False)
 
 
+def _write_text_files(rows: list[dict], out: Path, config: DatasetConfig) -> None:
+    write_jsonl(rows, out / ROWS_FILE)
+    (out / "config.yaml").write_text(config_yaml(config), encoding="utf-8")
+
+
 def write_dataset(rows: list[dict], out_dir: str | Path, config: DatasetConfig, *,
                   progress: bool = False) -> Path:
-    """Write every file of the layout above; returns the directory."""
+    """Write every file of the layout above; returns the directory.
+
+    ``rows.jsonl`` and ``config.yaml`` (JSON and YAML encoding: Python work) are written by a
+    forked process while this one builds the Arrow table and writes the Parquet files.
+    """
     from .report import render_report
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    text_files = multiprocessing.get_context("fork").Process(target=_write_text_files,
+                                                             args=(rows, out, config))
+    text_files.start()
     masks = {name: {split: mask for split, keep in splits.items() if any(mask := [keep(r) for r in rows])}
              for name, splits in split_files(config).items()}
     parquet = [(name, split, mask) for name, splits in masks.items() for split, mask in splits.items()]
@@ -171,8 +193,6 @@ def write_dataset(rows: list[dict], out_dir: str | Path, config: DatasetConfig, 
             bar.set_postfix_str(what)
             bar.update()
 
-    write_jsonl(rows, out / ROWS_FILE)
-    done(ROWS_FILE)
     table = rows_table(rows)
 
     def write(item: tuple[str, str, list[bool]]) -> str:
@@ -183,14 +203,21 @@ def write_dataset(rows: list[dict], out_dir: str | Path, config: DatasetConfig, 
     with ThreadPoolExecutor(max_workers=2) as pool:  # pyarrow compresses outside the GIL
         for path in pool.map(write, parquet):
             done(path)
-    (out / "config.yaml").write_text(config_yaml(config), encoding="utf-8")
-    done("config.yaml")
-    (out / "README.md").write_text(card_header(masks) + "\n" + render_report(rows, config.size_bins),
-                                   encoding="utf-8")
+    card = f"{card_header(masks)}\n{_CARD}\n{render_report(rows, config.size_bins)}"
+    (out / "README.md").write_text(card, encoding="utf-8")
     done("README.md")
+    text_files.join()
+    if text_files.exitcode != 0:
+        raise DatasetWriteError(f"{out}: writing {ROWS_FILE} and config.yaml failed (see above)")
+    done(ROWS_FILE)
+    done("config.yaml")
     if bar is not None:
         bar.close()
     return out
+
+
+class DatasetWriteError(PlanetariumError, OSError):
+    """A dataset file could not be written."""
 
 
 def read_jsonl(path: str | Path) -> list[dict]:
