@@ -65,7 +65,7 @@ def main() -> None:
     print(f"built {len(items)} pairs in {t1 - t0:.1f} s")
     print(f"graded {len(rows)} pairs with {args.workers} workers in {t2 - t1:.1f} s "
           f"({len(rows) / (t2 - t1):.0f} pairs/s)")
-    print("status:", dict(Counter(r["status"] for r in rows)))
+    print("status:", dict(Counter(r.status.value for r in rows)))
     print("(solvable, equivalent):", dict(Counter((r["solvable"], r["equivalent"]) for r in rows)))
 
 

@@ -4,64 +4,157 @@ Each worker process grades chunks of items and reports every result as soon as i
 parent watches the time since each worker last reported: a worker silent for longer than the
 per-item limit (plus a grace period) is killed, its current item is reported as ``timeout`` and
 the rest of its chunk is handed out again.  Results come back in input order.
+
+Workers die with the parent: on Linux the kernel kills them when it exits (``PR_SET_PDEATHSIG``),
+and everywhere a worker waiting for work notices that its parent is gone within a second.  A
+killed batch therefore leaves nothing behind, and :func:`resume_output` lets a rerun skip the
+ids its partial output already holds.
 """
 
 from __future__ import annotations
 
+import ctypes
+import json
 import multiprocessing as mp
 import os
+import signal
+import sys
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from itertools import islice
 from multiprocessing.connection import Connection, wait
-from typing import Any, Iterable, Iterator
+from pathlib import Path
+from typing import Any
 
-from .grading import ERROR, TIMEOUT, grade
+from .grading import GradeOptions, GradeResult, Stage, Status, grade
 
 #: Seconds a worker may overrun the per-item limit before it is killed.
 GRACE_S = 5.0
 CHUNK_SIZE = 16
-
-#: A reader marks an item it could not decode with this key (value: why), so the item still gets
-#: a result row in its place instead of stopping the batch.
-BAD_INPUT_KEY = "__bad_input__"
-
-_FIELDS = ("parseable", "solvable", "equivalent", "status", "reason")
+#: How often an idle worker checks that its parent still exists.
+_PARENT_POLL_S = 1.0
 
 
-def _bad_item(item_id: Any, why: str) -> dict:
-    return {"id": item_id, "parseable": None, "solvable": None, "equivalent": None,
-            "status": ERROR, "reason": f"bad input item: {why}"}
+@dataclass(frozen=True)
+class BadItem:
+    """An input line that could not be decoded: it still gets a result row in its place."""
+
+    why: str
+    id: Any = None
 
 
-def grade_item(item: Any, options: dict) -> dict:
-    """Grade one ``{"id", "gt", "pred", "is_placeholder", "anchored_objects"}`` mapping into a
-    flat result row (the item's anchors add to any given in ``options``)."""
-    if not isinstance(item, dict):
-        return _bad_item(None, f"expected a JSON object, got {type(item).__name__}")
+def read_items(path: str | Path) -> Iterator[dict | BadItem]:
+    """The items of a JSONL file (``-``: standard input), one per non-blank line.
+
+    A line that is not a JSON object — invalid JSON, a list, nesting too deep for the JSON
+    decoder — becomes a :class:`BadItem` naming its line number, so the batch goes on.
+    """
+    stream = sys.stdin if str(path) == "-" else open(path, encoding="utf-8", errors="replace")
+    with stream:
+        for number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError as err:
+                yield BadItem(f"line {number}: invalid JSON ({err.msg}, column {err.colno})")
+                continue
+            except RecursionError:
+                yield BadItem(f"line {number}: JSON nested too deeply to read")
+                continue
+            yield item if isinstance(item, dict) else BadItem(
+                f"line {number}: expected a JSON object, got {type(item).__name__}")
+
+
+def resume_output(path: str | Path) -> set[Any]:
+    """The ids already graded in a partial output file, which is made safe to append to.
+
+    A batch killed mid-write can leave a truncated last line; it is cut off (its item is graded
+    again).  Lines that are not result rows are an error: that file is not this command's output.
+    """
+    path = Path(path)
+    if not path.exists():
+        return set()
+    data = path.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1]
+    if len(complete) != len(data):
+        with open(path, "r+b") as handle:
+            handle.truncate(len(complete))
+    done = set()
+    for number, line in enumerate(complete.decode("utf-8", errors="replace").splitlines(), 1):
+        try:
+            row = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            row = None
+        if not isinstance(row, dict) or "id" not in row or "status" not in row:
+            raise ValueError(f"{path}, line {number}: not a grading result row; cannot resume")
+        done.add(_id_key(row["id"]))
+    return done
+
+
+def _id_key(item_id: Any) -> str:
+    """Ids compare by their JSON text, so ``1`` and ``"1"`` stay different items."""
+    return json.dumps(item_id, sort_keys=True)
+
+
+def item_key(item: dict | BadItem) -> str | None:
+    """What :func:`resume_output` matches against; ``None`` for items without an id."""
+    item_id = item.id if isinstance(item, BadItem) else item.get("id")
+    return None if item_id is None else _id_key(item_id)
+
+
+def grade_item(item: dict | BadItem, options: GradeOptions) -> GradeResult:
+    """Grade one ``{"id", "gt", "pred", "is_placeholder", "anchored_objects"}`` item.
+
+    ``options`` are the batch's defaults: an item's ``is_placeholder`` replaces the default, its
+    ``anchored_objects`` add to the default anchors.
+    """
+    if isinstance(item, BadItem):
+        return _bad(item.id, item.why)
     item_id = item.get("id")
-    if BAD_INPUT_KEY in item:
-        return _bad_item(item_id, item[BAD_INPUT_KEY])
     for key in ("gt", "pred"):
         if not isinstance(item.get(key), str):
-            return _bad_item(item_id, f"'{key}' must be a string of PDDL")
-    placeholder = item.get("is_placeholder", False)
+            return _bad(item_id, f"'{key}' must be a string of PDDL")
+    placeholder = item.get("is_placeholder", options.is_placeholder)
     if not isinstance(placeholder, bool):
-        return _bad_item(item_id, "'is_placeholder' must be true or false")
+        return _bad(item_id, "'is_placeholder' must be true or false")
     anchors = item.get("anchored_objects", [])
     if not isinstance(anchors, list) or not all(isinstance(a, str) for a in anchors):
-        return _bad_item(item_id, "'anchored_objects' must be a list of object names")
-    if anchors:
-        options = {**options, "anchored_objects": [*options.get("anchored_objects", ()), *anchors]}
-    result = grade(item["gt"], item["pred"], is_placeholder=placeholder, **options)
-    row = {"id": item_id}
-    row.update({k: getattr(result, k) for k in _FIELDS})
-    return row
+        return _bad(item_id, "'anchored_objects' must be a list of object names")
+    options = replace(options, is_placeholder=placeholder,
+                      anchored_objects=(*options.anchored_objects, *anchors))
+    return replace(grade(item["gt"], item["pred"], options=options), id=item_id)
 
 
-def _worker(conn: Connection, options: dict) -> None:
+def _bad(item_id: Any, why: str) -> GradeResult:
+    return GradeResult.failed(Stage.INPUT, Status.INVALID_INPUT, f"bad input item: {why}",
+                              id=item_id)
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """Ask Linux to SIGKILL this worker when its parent exits (no-op elsewhere)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    except OSError:
+        return
+    pr_set_pdeathsig = 1
+    libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent_pid:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def _worker(conn: Connection, options: GradeOptions, parent_pid: int) -> None:
+    _die_with_parent(parent_pid)
     while True:
-        chunk = conn.recv()
+        while not conn.poll(_PARENT_POLL_S):
+            if os.getppid() != parent_pid:
+                return
+        try:
+            chunk = conn.recv()
+        except (EOFError, OSError):
+            return
         if chunk is None:
             return
         for index, item in chunk:
@@ -77,14 +170,15 @@ class _Worker:
 
 
 class _Pool:
-    def __init__(self, workers: int, options: dict) -> None:
+    def __init__(self, workers: int, options: GradeOptions) -> None:
         self.options = options
         self.ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         self.workers = [self._spawn() for _ in range(workers)]
 
     def _spawn(self) -> _Worker:
         parent, child = self.ctx.Pipe()
-        process = self.ctx.Process(target=_worker, args=(child, self.options), daemon=True)
+        process = self.ctx.Process(target=_worker, args=(child, self.options, os.getpid()),
+                                   daemon=True)
         process.start()
         child.close()
         return _Worker(process, parent)
@@ -109,25 +203,27 @@ class _Pool:
                 worker.process.kill()
 
 
-def grade_batch(items: Iterable[Any], *, workers: int | None = None, timeout_s: float = 10.0,
-                progress: bool = True, total: int | None = None, grace_s: float = GRACE_S,
-                **options) -> Iterator[dict]:
-    """Grade every item; yields one result row per item, in input order.
+def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None = None,
+                workers: int | None = None, progress: bool = True, total: int | None = None,
+                grace_s: float = GRACE_S) -> Iterator[GradeResult]:
+    """Grade every item; yields one :class:`GradeResult` (with the item's ``id``) per item, in
+    input order.
 
-    ``options`` are passed to :func:`planetarium.grading.grade` (``relax_typing``,
-    ``check_solvable``, ...).  A worker silent for ``timeout_s + grace_s`` is killed and its item
-    reported as ``timeout``.  ``progress`` shows a tqdm bar.
+    ``options`` are the defaults for every item (see :func:`grade_item`).  A worker silent for
+    ``options.timeout_s + grace_s`` is killed and its item reported as ``timeout``.
+    ``progress`` shows a tqdm bar on standard error.
     """
     from tqdm import tqdm
 
+    options = options or GradeOptions()
     workers = max(1, workers or os.cpu_count() or 1)
-    options = dict(options, timeout_s=timeout_s)
     pool = _Pool(workers, options)
     source = iter(enumerate(items))
     queue: deque = deque()  # chunks handed back after a worker was killed
-    done: dict[int, dict] = {}
+    done: dict[int, GradeResult] = {}
     next_out = 0
     exhausted = False
+    limit = options.timeout_s + grace_s
     bar = tqdm(total=total, unit="pair", disable=not progress, smoothing=0.05)
     try:
         while True:
@@ -137,7 +233,7 @@ def grade_batch(items: Iterable[Any], *, workers: int | None = None, timeout_s: 
                 if queue:
                     chunk = queue.popleft()
                 elif not exhausted:
-                    chunk = [pair for _, pair in zip(range(CHUNK_SIZE), source)]
+                    chunk = list(islice(source, CHUNK_SIZE))
                     exhausted = len(chunk) < CHUNK_SIZE
                 else:
                     chunk = []
@@ -153,19 +249,21 @@ def grade_batch(items: Iterable[Any], *, workers: int | None = None, timeout_s: 
             for worker in busy:
                 if worker.conn in ready:
                     try:
-                        index, row = worker.conn.recv()
+                        index, result = worker.conn.recv()
                     except (EOFError, OSError):
-                        index, row = _lost(worker, ERROR, "the grading worker died")
-                        pool.replace(worker)
+                        index, result = _lost(worker, Status.INTERNAL_ERROR,
+                                              "the grading worker died")
                         queue.append(list(worker.pending))
+                        pool.replace(worker)
                     else:
                         worker.pending.popleft()
                         worker.last_report = now
-                    done[index] = row
-                elif now - worker.last_report > timeout_s + grace_s:
-                    index, row = _lost(worker, TIMEOUT,
-                                       f"no verdict within {timeout_s:g} s (worker killed)")
-                    done[index] = row
+                    done[index] = result
+                elif now - worker.last_report > limit:
+                    index, result = _lost(worker, Status.TIMEOUT,
+                                          f"no verdict within {options.timeout_s:g} s "
+                                          "(worker killed)")
+                    done[index] = result
                     if worker.pending:
                         queue.append(list(worker.pending))
                     pool.replace(worker)
@@ -178,10 +276,8 @@ def grade_batch(items: Iterable[Any], *, workers: int | None = None, timeout_s: 
         pool.close()
 
 
-def _lost(worker: _Worker, status: str, why: str) -> tuple[int, dict]:
+def _lost(worker: _Worker, status: Status, why: str) -> tuple[int, GradeResult]:
     """Report the item a worker was on when it hung or died."""
     index, item = worker.pending.popleft()
-    item_id = item.get("id") if isinstance(item, dict) else None
-    return index, {"id": item_id, "parseable": None, "solvable": None, "equivalent": None,
-                   "status": status, "reason": why}
-
+    item_id = item.id if isinstance(item, BadItem) else item.get("id")
+    return index, GradeResult.failed(Stage.GRADER, status, why, id=item_id)

@@ -7,12 +7,34 @@ stop when the grading call's time is up.  A context variable carries the deadlin
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Iterator
 
-from .errors import ResourceLimitError
+from .errors import PlanetariumError, ResourceLimitError
+
+#: Time limits are capped: a typo of 1e9 must not disable a watchdog.
+MAX_TIMEOUT_S = 24 * 3600.0
+
+
+class LimitValueError(PlanetariumError, ValueError):
+    """A time limit that is not a finite, positive number of seconds."""
+
+
+def check_seconds(value: object, what: str = "timeout_s") -> float:
+    """``value`` as a finite, positive number of seconds, at most :data:`MAX_TIMEOUT_S`.
+
+    NaN compares false with everything, so an unchecked ``nan`` would switch every deadline
+    off; infinity would do the same.  Both are refused, as are booleans and strings.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise LimitValueError(f"{what} must be a number of seconds, got {value!r}")
+    if not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT_S:
+        raise LimitValueError(
+            f"{what} must be finite, positive and at most {MAX_TIMEOUT_S:g} s, got {value!r}")
+    return float(value)
 
 _deadline: ContextVar[float | None] = ContextVar("planetarium_deadline", default=None)
 

@@ -115,6 +115,33 @@ def typed_variant(pddl: str) -> str:
     return pddl[:start] + objects + pddl[end:]
 
 
+def known_answers(rows: list[dict[str, Any]]) -> list[str]:
+    """Per row, in turn: correct, typed (wrong only when typing is strict), fenced correct,
+    garbage; so strict typing passes 1/2 of the rows and relaxed typing 3/4."""
+    kinds = [
+        lambda gt: gt,
+        typed_variant,
+        lambda gt: f"Here is the problem:\n```pddl\n{gt}```\nHope this helps!",
+        lambda gt: "(define (problem oops",
+    ]
+    return [kinds[i % 4](row["problem_pddl"]) for i, row in enumerate(rows)]
+
+
+def make_answered_run(run_dir: Path, name: str, rows: list[dict[str, Any]], answers: list[str],
+                      **fields: Any) -> None:
+    """A run directory whose completions are ``answers`` (one per row, in order; fewer leave
+    rows unanswered), ready to grade; ``fields`` fill or override the eval config."""
+    from planetarium.llm.config import make_config
+    from planetarium.llm.runner import COMPLETIONS, prepare_run_dir
+    from planetarium.llm.store import CompletionLog
+
+    config = make_config({"name": name, "backend": "transformers", "model": "m",
+                          "dataset": "rows.jsonl", "splits": [None], **fields})
+    prepare_run_dir(run_dir, config, rows)
+    with CompletionLog(run_dir / COMPLETIONS) as log:
+        log.append([{"id": r["id"], "output": a} for r, a in zip(rows, answers)])
+
+
 class ChatServer:
     """A chat-completions endpoint on 127.0.0.1 in a thread, answering from a script.
 

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from planetarium.batch import grade_batch
 from planetarium.cli import main
 from planetarium.domains import Domain, register_domain, unregister_domain
+from planetarium.grading import GradeOptions, Stage, Status
 
 GT = """(define (problem p) (:domain blocksworld) (:objects b1 b2)
   (:init (arm-empty) (on-table b1) (on b2 b1) (clear b2))
@@ -35,7 +36,8 @@ def test_grade_pair_json(files):
     assert result.exit_code == 0, result.output
     row = json.loads(result.output)
     assert (row["parseable"], row["solvable"], row["equivalent"]) == (True, True, True)
-    assert row["status"] == "ok"
+    assert (row["status"], row["stage"], row["correct"]) == ("decided", "equivalence", True)
+    assert row["stages"]["solve"] == {"status": "decided", "reason": row["stages"]["solve"]["reason"]}
 
 
 def test_grade_pair_not_equivalent_is_still_success(files):
@@ -73,10 +75,14 @@ def test_batch_with_bad_lines_keeps_going(tmp_path):
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["id"] for r in rows] == ["a", None, "c", "d", None, "f"]
     assert rows[0]["equivalent"] is True and rows[3]["equivalent"] is False
-    assert rows[1]["status"] == "error" and "invalid JSON" in rows[1]["reason"]
+    assert rows[1]["status"] == "invalid-input" and "line 2: invalid JSON" in rows[1]["reason"]
+    assert rows[2]["status"] == "invalid-input" and rows[2]["stage"] == "input"
+    assert rows[4]["status"] == "invalid-input" and "line 5: expected a JSON object" in rows[4]["reason"]
     assert rows[5]["parseable"] is False and "never closed" in rows[5]["reason"]
+    assert rows[5]["status"] == "decided" and rows[5]["stage"] == "parse"
     for row in rows:
-        assert set(row) == {"id", "parseable", "solvable", "equivalent", "status", "reason"}
+        assert set(row) == {"id", "domain", "parseable", "solvable", "equivalent", "correct",
+                            "status", "stage", "reason", "stages"}
 
 
 class _Sleepy(Domain):
@@ -98,13 +104,14 @@ def test_hanging_item_is_killed_and_reported_as_timeout():
         pred = gt.replace("(q a)", "(and (q a) (q b))")
         items = [{"id": 1, "gt": gt, "pred": pred}, {"id": 2, "gt": GT, "pred": RENAMED}]
         start = time.monotonic()
-        rows = list(grade_batch(items, workers=1, timeout_s=0.5, grace_s=0.5, progress=False,
-                                check_solvable=False))
+        options = GradeOptions(timeout_s=0.5, check_solvable=False)
+        rows = list(grade_batch(items, options=options, workers=1, grace_s=0.5, progress=False))
         assert time.monotonic() - start < 10
     finally:
         unregister_domain("sleepy")
-    assert rows[0]["status"] == "timeout" and rows[0]["equivalent"] is None
-    assert rows[1]["equivalent"] is True
+    assert rows[0].status is Status.TIMEOUT and rows[0].stage is Stage.GRADER
+    assert rows[0].equivalent is None and rows[0].id == 1
+    assert rows[1].equivalent is True and rows[1].id == 2
 
 
 def test_demo_command_runs_the_shipped_sample():
@@ -146,3 +153,16 @@ def test_validate_reports_malformed_plan(files, tmp_path):
     plan_file.write_text("(unstack b2 b1\n")
     result = run("validate", files["gt"], plan_file)
     assert result.exit_code == 1 and "line 1" in result.output
+
+
+def test_plan_exit_status_says_whether_a_plan_exists(tmp_path):
+    unsolvable = tmp_path / "unsolvable.pddl"
+    unsolvable.write_text(GT.replace("(on b1 b2)", "(on b1 b1)"))
+    result = run("plan", unsolvable)
+    assert result.exit_code == 1 and "unsolvable" in result.output
+    floor = tmp_path / "floor.pddl"
+    from tests.test_hostile import _floor_tile
+
+    floor.write_text(_floor_tile(60))
+    slow = run("plan", floor, "--timeout", "0.2")
+    assert slow.exit_code == 3 and "timeout" in slow.output

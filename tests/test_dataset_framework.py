@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from planetarium.config import ConfigError
 from planetarium.dataset import load_rows
 from planetarium.dataset.cli import data_group
-from planetarium.dataset.config import DatasetConfigError, load_config, parse_config
+from planetarium.dataset.config import load_config, parse_config
 from planetarium.dataset.generator import COLUMNS, generate, plan_jobs
 from planetarium.dataset.problem_text import read_generated, shape_key
 from planetarium.dataset.splits import select, size_bin
@@ -290,18 +291,18 @@ def test_cli_check_fails_loudly_on_a_broken_row(tmp_path, demo_rows):
 
 
 def test_config_errors_are_loud(tmp_path):
-    with pytest.raises(DatasetConfigError, match="unknown key"):
+    with pytest.raises(ConfigError, match="unknown key"):
         parse_config({"domains": [{"name": "blocksworld", "layout": {}}]})
-    with pytest.raises(DatasetConfigError, match="either params or space"):
+    with pytest.raises(ConfigError, match="either params or space"):
         parse_config({"domains": [{"name": "blocksworld",
                                    "layouts": {"stack": {"params": [[1]], "space": {"max_blocks": 2}}}}]})
-    with pytest.raises(DatasetConfigError, match="unknown layout"):
+    with pytest.raises(ConfigError, match="unknown layout"):
         generate(parse_config({"domains": [{"name": "blocksworld", "layouts": {"stak": {}}}]}))
-    with pytest.raises(DatasetConfigError, match="unknown layout"):
+    with pytest.raises(ConfigError, match="unknown layout"):
         generate(parse_config({"domains": [{"name": "blocksworld", "heldout": [{"goal": "nope"}]}]}))
     bad = tmp_path / "bad.yaml"
     bad.write_text("domains: [", encoding="utf-8")
-    with pytest.raises(DatasetConfigError, match="not valid YAML"):
+    with pytest.raises(ConfigError, match="not valid YAML"):
         load_config(bad)
 
 

@@ -29,7 +29,7 @@ def _renamed(problem, rng: random.Random):
     """The same problem with its objects renamed at random (types kept)."""
     names = list(problem.objects)
     rng.shuffle(names)
-    to = dict(zip(problem.objects, names))
+    to = dict(zip(problem.objects, names, strict=True))
     move = lambda atoms: frozenset((a[0], *(to[x] for x in a[1:])) for a in atoms)  # noqa: E731
     order = sorted(range(len(names)), key=lambda i: to[problem.objects[i]])
     return replace(problem, objects=tuple(to[problem.objects[i]] for i in order),

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from llm_fixtures import (  # noqa: F401 (fixtures)
     demo_rows,
     eval_run_argv,
@@ -17,11 +16,13 @@ from llm_fixtures import (  # noqa: F401 (fixtures)
     tiny_model,
     write_eval_config,
 )
+
+from planetarium.config import ConfigError
 from planetarium.domains import get_domain
 from planetarium.errors import MissingExtraError
 from planetarium.llm.backends import make_backend
 from planetarium.llm.backends.vllm_backend import max_lora_rank
-from planetarium.llm.config import ConfigError, make_config
+from planetarium.llm.config import make_config
 from planetarium.llm.prompts import build_messages
 
 CHATS = [

@@ -15,14 +15,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from llm_fixtures import (  # noqa: F401 (fixtures)
     demo_rows,
     eval_run_argv,
     one_thread,
     tiny_model,
     write_eval_config,
+    write_rows,
 )
+
 from planetarium.cli import main
 from planetarium.llm.store import read_jsonl
 
@@ -36,7 +37,7 @@ def _env() -> dict[str, str]:
             "OMP_NUM_THREADS": "1"}
 
 
-def test_run_grade_report(tmp_path, tiny_model, one_thread):
+def test_run_grade_report(tmp_path, tiny_model, one_thread):  # noqa: F811
     config = write_eval_config(tmp_path, 6, model=str(tiny_model), max_new_tokens=6,
                                batch_size=4, **CPU)
     run_dir = tmp_path / "run"
@@ -55,7 +56,8 @@ def test_run_grade_report(tmp_path, tiny_model, one_thread):
     assert reported.exit_code == 0, reported.output
     assert "| tiny-test | 6 |" in reported.output
     written = {p.name for p in (run_dir / "report").iterdir()}
-    assert written == {"report.md", "overall.png", "domains.png"}
+    assert written == {"report.md", "tables", "overall.png", "domains.png", "abstractness.png",
+                       "size.png", "funnel.png"}
 
 
 def _wait_for_lines(path: Path, count: int, process: subprocess.Popen, limit_s: float) -> None:
@@ -67,7 +69,7 @@ def _wait_for_lines(path: Path, count: int, process: subprocess.Popen, limit_s: 
     raise AssertionError(f"no {count} completions within {limit_s}s (exit {process.poll()})")
 
 
-def test_sigkill_mid_run_then_resume(tmp_path, one_thread):
+def test_sigkill_mid_run_then_resume(tmp_path, one_thread):  # noqa: F811
     n_rows = 12
     config = write_eval_config(tmp_path, n_rows, model="tiny:", max_new_tokens=8, batch_size=1,
                                **CPU)
@@ -102,10 +104,42 @@ def test_sigkill_mid_run_then_resume(tmp_path, one_thread):
 
 
 @pytest.mark.skipif(not (REPO / "data" / "demo.yaml").exists(), reason="data/demo.yaml not shipped")
-def test_shipped_tiny_config_runs(tmp_path, monkeypatch, one_thread):
+def test_shipped_tiny_config_runs(tmp_path, monkeypatch, one_thread):  # noqa: F811
     monkeypatch.chdir(REPO)  # the config's dataset path is relative to the checkout
     run_dir = tmp_path / "run"
     argv = eval_run_argv(Path("eval/tiny.yaml"), run_dir, "--limit", "2", "--max-new-tokens", "4")
     done = CliRunner().invoke(main, argv)
     assert done.exit_code == 0, done.output
     assert len(read_jsonl(run_dir / "completions.jsonl")) == 2
+
+
+def test_report_over_two_tiny_models_and_a_refused_third(tmp_path, tiny_model, one_thread):  # noqa: F811
+    """Two real runs of one config, told apart only by --model, share their items and are
+    compared; a run over another dataset is refused with the datasets named."""
+    config = write_eval_config(tmp_path, 4, model=str(tiny_model), max_new_tokens=4, **CPU)
+    other_rows = write_rows(tmp_path / "other.jsonl", demo_rows(5))
+    runner = CliRunner()
+    runs = {
+        "a": [],
+        "b": ["--model", "tiny:1"],
+        "other": ["--set", f"dataset={other_rows}"],
+    }
+    for name, extra in runs.items():
+        done = runner.invoke(main, eval_run_argv(config, tmp_path / name, *extra))
+        assert done.exit_code == 0, done.output
+        graded = runner.invoke(main, ["eval", "grade", str(tmp_path / name), "--workers", "1",
+                                      "--no-progress"])
+        assert graded.exit_code == 0, graded.output
+
+    reported = runner.invoke(main, ["eval", "report", str(tmp_path / "a"), str(tmp_path / "b"),
+                                    "--out", str(tmp_path / "report")])
+    assert reported.exit_code == 0, reported.output
+    assert f"| tiny-test [model {tiny_model}] | 4 | 0.0% [0.0, 49.0] (0/4) |" in reported.output
+    assert "| tiny-test [model tiny:1] | 4 |" in reported.output
+    assert "| tiny-test [model tiny:1] | correct | 4 |" in reported.output  # paired, 4 shared
+    assert "random-weight test model" in reported.output  # why tiny:1 scores nothing
+
+    refused = runner.invoke(main, ["eval", "report", str(tmp_path / "a"), str(tmp_path / "other")])
+    assert refused.exit_code == 1
+    assert "these runs were not graded on the same items" in refused.output
+    assert f"dataset {other_rows}" in refused.output

@@ -5,10 +5,11 @@ from __future__ import annotations
 import socket
 
 import pytest
-
 from llm_fixtures import ChatServer
+
+from planetarium.config import ConfigError
 from planetarium.llm.backends import BackendError, make_backend
-from planetarium.llm.config import ConfigError, make_config
+from planetarium.llm.config import make_config
 from planetarium.llm.prompts import build_messages
 
 

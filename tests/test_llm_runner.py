@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from llm_fixtures import demo_rows
 
 import planetarium.dataset
 import planetarium.llm.backends as backends
-from llm_fixtures import demo_rows
 from planetarium.llm.backends import BackendError, Completion
 from planetarium.llm.config import make_config
 from planetarium.llm.runner import COMPLETIONS, run_eval, select_rows

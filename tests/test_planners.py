@@ -17,9 +17,11 @@ import pytest
 
 from planetarium.domains import get_domain
 from planetarium.errors import MissingExtraError, ResourceLimitError
+from planetarium.grading import Stage, Status, grade
 from planetarium.pddl.domain import Atom
 from planetarium.pddl.problem import Problem
-from planetarium.planning import check_solvable
+from planetarium.pddl.writer import problem_to_pddl
+from planetarium.planning import SolveStatus, check_solvable
 from planetarium.strips.grounding import ground_actions, reachable_states
 from planetarium.strips.search import relaxed_ground, solve_by_search
 from planetarium.strips.validate import validate_plan
@@ -428,7 +430,7 @@ def test_generic_solve_without_the_extra_uses_builtin_search(monkeypatch):
     assert planning.generic_solve(definition, unsolvable, 5.0) is None
 
 
-def test_check_solvable_reports_time_out_as_unknown(monkeypatch):
+def test_check_solvable_reports_time_out_as_timeout(monkeypatch):
     domain = get_domain("blocksworld")
 
     def slow(problem, timeout_s=None):
@@ -437,15 +439,20 @@ def test_check_solvable_reports_time_out_as_unknown(monkeypatch):
     monkeypatch.setattr(domain, "solve", slow)
     problem = _problem("blocksworld", {"a": "object"}, {("clear", "a")}, {("holding", "a")})
     result = check_solvable(domain, problem, 0.01)
-    assert result.status == "unknown" and "ran out of time" in result.reason
+    assert result.status is SolveStatus.TIMEOUT and "ran out of time" in result.reason
 
 
-def test_check_solvable_refuses_an_invalid_plan(monkeypatch):
+def test_check_solvable_reports_an_invalid_plan_as_an_internal_error(monkeypatch):
+    """A planner bug is neither "solvable" nor a time-out: it is an error, in grading too."""
     domain = get_domain("blocksworld")
     monkeypatch.setattr(domain, "solve", lambda problem, timeout_s=None: [("pickup", "a")])
     problem = _problem("blocksworld", {"a": "object"}, {("clear", "a")}, {("holding", "a")})
     result = check_solvable(domain, problem, 1.0)
-    assert result.status == "unknown" and "(on-table a)" in result.reason
+    assert result.status is SolveStatus.ERROR and "(on-table a)" in result.reason
+    pddl = problem_to_pddl(problem)
+    graded = grade(pddl, pddl)
+    assert graded.solve.status is Status.INTERNAL_ERROR and graded.solvable is None
+    assert graded.status is Status.INTERNAL_ERROR and graded.stage is Stage.SOLVE
 
 
 @pytest.mark.parametrize("domain,scale", [("blocksworld", 30), ("gripper", 48),

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from planetarium.config import ConfigError
 from planetarium.llm.backends.vllm_backend import CPU_MEMORY_FRACTION, engine_args
-from planetarium.llm.config import ConfigError, make_config
+from planetarium.llm.config import make_config
 
 
 def _config(**fields):

@@ -57,7 +57,7 @@ class AcpTask:
 
     @cached_property
     def types(self) -> dict[str, str]:
-        return dict(zip(self.problem.objects, self.problem.object_types))
+        return dict(zip(self.problem.objects, self.problem.object_types, strict=True))
 
     @cached_property
     def fluents(self) -> frozenset[str]:
@@ -67,7 +67,7 @@ class AcpTask:
     def _arguments_problem(self, args: Step, types: tuple[str, ...], what: str) -> str | None:
         if len(args) != len(types):
             return f"{what} takes {len(types)} argument(s), got {len(args)}"
-        for arg, wanted in zip(args, types):
+        for arg, wanted in zip(args, types, strict=True):
             if arg not in self.types:
                 return f"object '{arg}' is not in the problem"
             if not fits_type(self.domain, self.types[arg], wanted):

@@ -88,7 +88,7 @@ def run_backend(items: Iterable[AcpItem], backend, config_dir: str | Path,
 
     def flush() -> Iterator[dict]:
         chats = [configs[(i.kind, i.task)].messages(i) for i in batch]
-        for item, completion in zip(batch, backend.generate(chats)):
+        for item, completion in zip(batch, backend.generate(chats), strict=True):
             row = {"id": item.id, "task": item.task, "kind": item.kind,
                    "response": getattr(completion, "text", completion)}
             if getattr(completion, "error", None):

@@ -107,7 +107,7 @@ def grade_all(items: list[AcpItem], responses: dict[tuple[str, str, str], object
     """
     keys = [(item.kind, item.task, item.id) for item in items]
     jobs = [(item, key in responses, responses.get(key), semantics, budget)
-            for item, key in zip(items, keys)]
+            for item, key in zip(items, keys, strict=True)]
     if workers <= 1:
         yield from map(_grade_job, jobs)
         return

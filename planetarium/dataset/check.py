@@ -8,12 +8,17 @@ templates wrote valid, solvable PDDL.  Rows sharing one PDDL text and one mode a
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..grading import GradeResult
 
 
 def check_rows(rows: Iterable[dict], *, workers: int | None = None, timeout_s: float = 60.0,
-               progress: bool = False) -> list[tuple[dict, dict]]:
+               progress: bool = False) -> list[tuple[dict, GradeResult]]:
     """(row, grade result) for every row that is not parseable + solvable + equivalent."""
     from ..batch import grade_batch
+    from ..grading import GradeOptions
 
     rows = list(rows)
     first: dict[tuple[str, bool], int] = {}
@@ -22,12 +27,12 @@ def check_rows(rows: Iterable[dict], *, workers: int | None = None, timeout_s: f
     items = [{"id": index, "gt": pddl, "pred": pddl, "is_placeholder": placeholder}
              for (pddl, placeholder), index in first.items()]
     verdicts = {}
-    for result in grade_batch(items, workers=workers, timeout_s=timeout_s, progress=progress,
-                              total=len(items)):
-        verdicts[result["id"]] = result
+    for result in grade_batch(items, options=GradeOptions(timeout_s=timeout_s), workers=workers,
+                              progress=progress, total=len(items)):
+        verdicts[result.id] = result
     failures = []
     for row in rows:
         result = verdicts[first[(row["problem_pddl"], row["is_placeholder"])]]
-        if not (result["parseable"] and result["solvable"] and result["equivalent"]):
+        if not result.correct:
             failures.append((row, result))
     return failures

@@ -93,9 +93,9 @@ def check_command(directory: str, workers: int | None, timeout_s: float, split: 
     failures = check_rows(rows, workers=workers, timeout_s=timeout_s, progress=progress)
     for row, result in failures[:20]:
         click.echo(f"FAIL id={row['id']} {row['name']} placeholder={row['is_placeholder']}: "
-                   f"parseable={result['parseable']} solvable={result['solvable']} "
-                   f"equivalent={result['equivalent']} status={result['status']}: "
-                   f"{result['reason']}", err=True)
+                   f"parseable={result.parseable} solvable={result.solvable} "
+                   f"equivalent={result.equivalent} status={result.status}: {result.reason}",
+                   err=True)
     if failures:
         click.echo(f"{len(failures):,} of {len(rows):,} rows failed the self-check", err=True)
         sys.exit(1)

@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..config import ConfigError
 from ..errors import PlanetariumError
 from ..pddl.problem import Problem
 from ..tasks import (
@@ -39,7 +40,7 @@ from ..tasks import (
     param_key,
     same_kind_only,
 )
-from .config import DatasetConfig, DatasetConfigError, DomainConfig, LayoutConfig
+from .config import DatasetConfig, DomainConfig, LayoutConfig
 from .leaks import problem_invariant
 from .problem_text import problem_pddl, shape_key
 from .splits import assign_splits
@@ -81,7 +82,7 @@ def domain_tasks(name: str) -> DomainTasks:
 
     tasks = get_domain(name).dataset_tasks()
     if not isinstance(tasks, DomainTasks):
-        raise DatasetConfigError(f"domain '{name}' contributes no dataset tasks")
+        raise ConfigError(f"domain '{name}' contributes no dataset tasks")
     return tasks
 
 
@@ -90,7 +91,7 @@ def _layout_params(layout: Layout, chosen: LayoutConfig | None) -> list[Any]:
         return list(chosen.params)
     if layout.space is None:
         if chosen is not None and chosen.space:
-            raise DatasetConfigError(f"layout '{layout.name}' has no parameter space to configure")
+            raise ConfigError(f"layout '{layout.name}' has no parameter space to configure")
         return []
     return list(layout.space(**(chosen.space if chosen is not None else {})))
 
@@ -115,7 +116,7 @@ def plan_jobs(domain: DomainConfig) -> list[Job]:
     for rule in domain.heldout:
         unknown += [n for n in (rule.init, rule.goal) if n is not None and n not in known]
     if unknown:
-        raise DatasetConfigError(
+        raise ConfigError(
             f"{domain.name}: unknown layout(s) {sorted(set(unknown))}; known: {sorted(known)}")
     params = {name: _layout_params(known[name], chosen) for name, chosen in selected.items()}
     # Only a domain held out in part has training rows that may be test problems.

@@ -80,7 +80,7 @@ def problem_invariant(problem: Problem, domain: Domain) -> int | None:
         cached = _INIT_SUMS[key] = init_sums, _add(init_sums, INIT, problem.init)
     sums = dict(cached[0])
     total = cached[1] + _add(sums, GOAL, goal)
-    for obj, kind in zip(problem.objects, problem.object_types):
+    for obj, kind in zip(problem.objects, problem.object_types, strict=True):
         total += _mix(_labels("object", kind, 1)[0] ^ (sums[obj] & _MASK))
     return total & _MASK
 

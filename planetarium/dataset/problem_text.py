@@ -21,7 +21,7 @@ def _objects_pddl(instance: Instance) -> str:
     if instance.object_types is None:
         return " ".join(instance.objects)
     groups: dict[str, list[str]] = {}
-    for obj, type_name in zip(instance.objects, instance.object_types):
+    for obj, type_name in zip(instance.objects, instance.object_types, strict=True):
         groups.setdefault(type_name, []).append(obj)
     return " ".join(f"{' '.join(objs)} - {t}" for t, objs in groups.items())
 

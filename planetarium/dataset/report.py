@@ -14,6 +14,7 @@ import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 from .splits import ABSTRACTION_CLASSES, abstraction, size_bin, size_bins
@@ -45,9 +46,9 @@ def _table1(domain: str) -> dict[str, int]:
     cells = {"rows": counts["by_domain"][domain]}
     by_split = {(t, v): n for d, t, v, n in counts["splits_by_domain"] if d == domain}
     cells.update({c: by_split.get(("abstraction", c), 0) for c in ABSTRACTION_CLASSES})
-    published_bins = [f"{lo}-{hi}" for lo, hi in zip((0, *PUBLISHED_BINS), PUBLISHED_BINS)] + ["80-inf"]
+    published_bins = [f"{lo}-{hi}" for lo, hi in pairwise((0, *PUBLISHED_BINS))] + ["80-inf"]
     cells.update({ours: by_split.get(("size", theirs), 0)
-                  for ours, theirs in zip(size_bins(PUBLISHED_BINS), published_bins)})
+                  for ours, theirs in zip(size_bins(PUBLISHED_BINS), published_bins, strict=True)})
     cells["heldout train+excluded"] = by_split.get(("heldout", "train"), 0)
     cells["heldout test"] = by_split.get(("heldout", "test"), 0)
     cells.update({f"random fold {k}": n for (t, k), n in by_split.items() if t == "random"})
@@ -149,7 +150,7 @@ def render_report(rows: list[dict], bins: tuple[int, ...] = PUBLISHED_BINS) -> s
                         [[rows_cell.domain, rows_cell.what.split(": ")[0], rows_cell.ours,
                           rows_cell.published, ph.ours, ph.published,
                           _mark((rows_cell.ours, ph.ours), (rows_cell.published, ph.published))]
-                         for rows_cell, ph in zip(combos[::2], combos[1::2])])
+                         for rows_cell, ph in zip(combos[::2], combos[1::2], strict=True)])
     return "\n".join(lines) + "\n"
 
 

@@ -61,22 +61,22 @@ def assign_heldout(rows: list[dict], domain: DomainConfig, *, progress: bool = F
     if any(held) and not all(held):
         kind = get_domain(domain.name)
         invariant: dict[str, int | None] = {}
-        for row, value in zip(rows, given):
+        for row, value in zip(rows, given, strict=True):
             pddl = row["problem_pddl"]
             if pddl not in invariant:
                 invariant[pddl] = (problem_invariant(read_generated(pddl), kind) if value is _MISSING
                                    else value)
-        test = dict.fromkeys(r["problem_pddl"] for r, h in zip(rows, held) if h)
+        test = dict.fromkeys(r["problem_pddl"] for r, h in zip(rows, held, strict=True) if h)
+        outside = dict.fromkeys(r["problem_pddl"] for r, h in zip(rows, held, strict=True) if not h)
         finder = LeakFinder(kind, ((read_generated(pddl), invariant[pddl]) for pddl in test))
-        candidates = [pddl for pddl in dict.fromkeys(r["problem_pddl"] for r, h in zip(rows, held) if not h)
-                      if finder.may_be_test_problem(invariant[pddl])]
+        candidates = [pddl for pddl in outside if finder.may_be_test_problem(invariant[pddl])]
         if progress:
             from tqdm import tqdm
 
             candidates = tqdm(candidates, desc=f"{domain.name}: held-out leak check", unit="problem")
         leaked = {pddl for pddl in candidates
                   if finder.is_test_problem(read_generated(pddl), invariant[pddl])}
-    for row, h in zip(rows, held):
+    for row, h in zip(rows, held, strict=True):
         row["split_heldout"] = "test" if h else "excluded" if row["problem_pddl"] in leaked else "train"
 
 

@@ -27,6 +27,7 @@ import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
+from itertools import pairwise
 from pathlib import Path
 
 from ..errors import MissingExtraError, PlanetariumError
@@ -62,10 +63,10 @@ def split_files(config: DatasetConfig) -> dict[str, dict[str, Callable[[dict], b
     """Configuration -> split name -> which rows it may hold, in the order of the dataset card
     (a split no row falls in is not written: ``datasets`` cannot read an empty Parquet file)."""
     bins = config.size_bins
-    edges = (0, *bins)
+    labels = size_bins(bins)  # one per bin, and the open one last
     size_names = {label: f"{number_word(lo)}.{number_word(hi)}"
-                  for label, (lo, hi) in zip(size_bins(bins), zip(edges, edges[1:]))}
-    size_names[size_bins(bins)[-1]] = f"{number_word(bins[-1])}.inf"
+                  for label, (lo, hi) in zip(labels[:-1], pairwise((0, *bins)), strict=True)}
+    size_names[labels[-1]] = f"{number_word(bins[-1])}.inf"
     return {
         "default": {"train": lambda r: r["split_heldout"] == "train",
                     "test": lambda r: r["split_heldout"] == "test"},

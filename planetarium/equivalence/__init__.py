@@ -26,9 +26,9 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import Enum
 
 from ..domains.base import Domain
-from .closure import Closure, literal_closure
 from ..graph import (
     GOAL,
     GOAL_FALSE,
@@ -39,11 +39,23 @@ from ..graph import (
     with_scene,
 )
 from ..pddl.problem import Problem
+from .closure import Closure, literal_closure
 
-#: Placeholder semantics: the paper's (init and fully specified goal scenes isomorphic
-#: separately; the default) and the strict one (a renaming maps reachable goal states).
-PAPER, REACHABLE_GOAL_STATES = "paper", "reachable-goal-states"
-PLACEHOLDER_SEMANTICS = (PAPER, REACHABLE_GOAL_STATES)
+
+class PlaceholderSemantics(str, Enum):
+    """How placeholder mode reads "the same goal with any objects"."""
+
+    #: Algorithm 1: initial scenes and fully specified goal scenes isomorphic, separately.
+    PAPER = "paper"
+    #: Some renaming maps one problem's reachable goal states onto the other's.
+    REACHABLE_GOAL_STATES = "reachable-goal-states"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+PAPER = PlaceholderSemantics.PAPER
+REACHABLE_GOAL_STATES = PlaceholderSemantics.REACHABLE_GOAL_STATES
 
 
 @dataclass(frozen=True)
@@ -93,7 +105,7 @@ def _missing_anchor(a: Problem, b: Problem, anchors: frozenset[str]) -> str | No
 
 def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = False,
             limits: Limits = Limits(), anchored_objects: Iterable[str] = (),
-            placeholder_semantics: str = PAPER) -> Verdict:
+            placeholder_semantics: PlaceholderSemantics | str = PAPER) -> Verdict:
     """Decide whether ``a`` (ground truth) and ``b`` are equivalent problems of ``domain``.
 
     ``anchored_objects``: names every renaming must keep (each must exist on both sides).
@@ -102,8 +114,7 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
     limit runs out (never a silent "not equivalent") and
     :class:`~planetarium.errors.UnsupportedFeatureError` for goal formulas too large to decide.
     """
-    if placeholder_semantics not in PLACEHOLDER_SEMANTICS:
-        raise ValueError(f"placeholder_semantics must be one of {PLACEHOLDER_SEMANTICS}")
+    placeholder_semantics = PlaceholderSemantics(placeholder_semantics)
     anchors = frozenset(anchored_objects)
     if anchors:
         missing = _missing_anchor(a, b, anchors)

@@ -33,7 +33,6 @@ import rustworkx as rx
 
 from ..domains.base import Domain
 from ..errors import ResourceLimitError, UnsupportedFeatureError
-from .closure import explicit_goal_states
 from ..graph import (
     GOAL,
     GOAL_FALSE,
@@ -45,6 +44,7 @@ from ..graph import (
 )
 from ..pddl.problem import Problem
 from ..strips.grounding import StateBudgetExceeded
+from .closure import explicit_goal_states
 
 #: Candidate renamings tried against explicit goal-state sets before giving up.
 MAX_RENAMINGS = 20_000

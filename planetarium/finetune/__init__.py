@@ -5,6 +5,6 @@ masking), ``model`` (4-bit loading, LoRA), ``train`` (the run and its record), `
 Nothing here imports torch or transformers at import time.
 """
 
-from .config import ConfigError, FinetuneConfig, load_config
+from .config import FinetuneConfig, load_config
 
-__all__ = ["ConfigError", "FinetuneConfig", "load_config"]
+__all__ = ["FinetuneConfig", "load_config"]

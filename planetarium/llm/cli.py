@@ -42,16 +42,15 @@ def eval_group() -> None:
 @click.option("--max-new-tokens", type=int)
 @click.option("--batch-size", type=int)
 @click.option(
-    "--set", "settings", multiple=True, metavar="KEY=VALUE", help="Override any config field."
+    "--set", "settings", multiple=True, metavar="KEY=VALUE",
+    help="Override any config field, e.g. --set temperature=0.5 (checked like the YAML)."
 )
 def run_command(config_path: str, out: str | None, settings: tuple[str, ...], **named: Any) -> None:
     """Generate completions; a rerun resumes where the last one stopped."""
-    from .config import load_config, parse_override
+    from .config import load_config
     from .runner import run_eval
 
-    overrides = dict(parse_override(text) for text in settings)
-    overrides.update({key: value for key, value in named.items() if value is not None})
-    summary = run_eval(load_config(config_path, overrides), out)
+    summary = run_eval(load_config(config_path, settings, **named), out)
     click.echo(
         f"{summary['run_dir']}: {summary['items']} items, {summary['skipped']} already done, "
         f"{summary['generated']} generated, {summary['errors']} refused by the server"
@@ -67,14 +66,13 @@ def grade_command(
     run_dir: str, workers: int | None, timeout_s: float | None, progress: bool
 ) -> None:
     """Grade every completion with strict and relaxed typing; write results.json."""
+    from .breakdown import STAGES
     from .grade import grade_run
+    from .stats import Rate
 
     results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress)
     for mode, row in results["summary"].items():
-        rates = ", ".join(
-            f"{stage} {100 * row[f'{stage}_rate']:.1f}%"
-            for stage in ("parseable", "solvable", "correct")
-        )
+        rates = ", ".join(f"{stage} {Rate(row[stage], row['n'])}" for stage in STAGES)
         click.echo(f"{mode}: n={row['n']}: {rates}")
     if results["n_missing"]:
         click.echo(f"warning: {results['n_missing']} items have no completion yet", err=True)
@@ -87,16 +85,34 @@ def grade_command(
     type=click.Path(file_okay=False),
     help="Output directory (default RUN_DIR/report, or next to the runs).",
 )
-def report_command(run_dirs: tuple[str, ...], out: str | None) -> None:
-    """Tables and figures comparing graded runs."""
+@click.option(
+    "--label",
+    "labels",
+    multiple=True,
+    metavar="LABEL",
+    help="Name a run in tables and figures; give it once per run, in the order of RUN_DIRS "
+    "(default: the config name, extended with what tells same-named runs apart).",
+)
+@click.option(
+    "--allow-mixed-datasets",
+    is_flag=True,
+    help="Report runs graded on different items (dataset hash or split) with a warning "
+    "instead of refusing.",
+)
+def report_command(
+    run_dirs: tuple[str, ...], out: str | None, labels: tuple[str, ...], allow_mixed_datasets: bool
+) -> None:
+    """Tables with n and 95% intervals, paired comparisons, the paper's figures; CSV/JSON."""
     from .report import write_report
 
     if out is None:
         first = Path(run_dirs[0])
         out = first / "report" if len(run_dirs) == 1 else first.parent / "report"
-    path = write_report(list(run_dirs), out)
-    click.echo(path.read_text(encoding="utf-8"))
-    click.echo(f"written to {path.parent}", err=True)
+    report = write_report(list(run_dirs), out, labels, allow_mixed=allow_mixed_datasets)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(report.markdown(summary=True))
+    click.echo(f"full report, figures and CSV/JSON tables: {Path(out) / 'report.md'}", err=True)
 
 
 if __name__ == "__main__":

@@ -13,9 +13,12 @@ import datetime
 import importlib.metadata
 import re
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
+from ..grading import GradeOptions, GradeResult
+from .breakdown import STAGES, passed, undecided
 from .runner import COMPLETIONS, ITEMS, read_manifest
 from .store import read_jsonl, write_json, write_jsonl
 
@@ -26,7 +29,6 @@ MODES = {"strict": False, "relaxed": True}
 #: (name-anchored equivalence); kept apart from MODES so reports built on MODES are unchanged.
 ANCHORED = "anchored"
 ALL_MODES = {**MODES, ANCHORED: False}
-STAGES = ("parseable", "solvable", "correct")
 _PACKAGES = (
     "planetarium",
     "rustworkx",
@@ -81,24 +83,27 @@ def text_anchors(problem_pddl: str, text: str) -> list[str]:
     return sorted(o for o in truth.objects if o in words)
 
 
-def _verdict(raw: dict[str, Any]) -> dict[str, Any]:
-    """grade_batch's dict plus the derived ``correct`` flag (None counts as not passed)."""
-    stages = {key: raw.get(key) for key in ("parseable", "solvable", "equivalent")}
-    correct = bool(stages["parseable"] and stages["solvable"] and stages["equivalent"])
-    return {**stages, "correct": correct, "status": raw.get("status"), "reason": raw.get("reason")}
+_VERDICT_KEYS = ("parseable", "solvable", "equivalent", "correct", "status", "stage", "reason")
+
+
+def _verdict(result: GradeResult) -> dict[str, Any]:
+    """The part of a result row a verdict file keeps (``correct``: None counts as not passed)."""
+    row = result.to_dict()
+    return {key: row[key] for key in _VERDICT_KEYS}
 
 
 def summarize(verdicts: list[dict[str, Any]], modes=MODES) -> dict[str, dict[str, Any]]:
-    """Counts and rates of each stage, per grading mode, plus items that got no verdict."""
+    """Counts and rates of each stage, per grading mode, plus items that got no verdict
+    (a null stage before any failed one; see :mod:`.breakdown`)."""
     total = len(verdicts)
     summary = {}
     for mode in modes:
-        counts = {stage: sum(bool(v[mode][stage]) for v in verdicts) for stage in STAGES}
+        counts = {stage: sum(passed(v[mode], stage) for v in verdicts) for stage in STAGES}
         summary[mode] = {
             "n": total,
             **counts,
             **{f"{stage}_rate": counts[stage] / total if total else 0.0 for stage in STAGES},
-            "undecided": sum(v[mode]["status"] != "ok" for v in verdicts),
+            "undecided": sum(undecided(v[mode]) for v in verdicts),
         }
     return summary
 
@@ -131,25 +136,26 @@ def grade_run(
     ]
     anchored_jobs = [{**job, "anchored_objects": text_anchors(row["problem_pddl"],
                                                              row.get("natural_language", ""))}
-                     for job, row in zip(jobs, answered)]
+                     for job, row in zip(jobs, answered, strict=True)]
     timeout = timeout_s if timeout_s is not None else manifest["config"]["grade_timeout_s"]
-    graded = {
-        mode: {
-            raw["id"]: _verdict(raw)
-            for raw in grade_batch(
+    graded = {}
+    for number, (mode, relax) in enumerate(ALL_MODES.items(), start=1):
+        if progress:  # one bar per pass; say which pass it is
+            print(f"grading {len(jobs)} answers: {mode} ({number}/{len(ALL_MODES)})",
+                  file=sys.stderr, flush=True)
+        graded[mode] = {
+            result.id: _verdict(result)
+            for result in grade_batch(
                 anchored_jobs if mode == ANCHORED else jobs,
+                options=GradeOptions(timeout_s=timeout, relax_typing=relax),
                 workers=workers,
-                timeout_s=timeout,
-                relax_typing=relax,
                 progress=progress,
                 total=len(jobs),
             )
         }
-        for mode, relax in ALL_MODES.items()
-    }
     verdicts = [
         {"id": job["id"], "domain": row["domain"], **{m: graded[m][job["id"]] for m in ALL_MODES}}
-        for job, row in zip(jobs, answered)
+        for job, row in zip(jobs, answered, strict=True)
     ]
     write_jsonl(run_dir / VERDICTS, verdicts)
     results = {

@@ -1,168 +1,215 @@
-"""Markdown tables and figures comparing graded runs, in the layout of the paper's Section 5.
+"""``eval report``: tables, comparisons and the paper's figures over graded runs.
 
-Breakdowns follow the dataset's axes: domain, abstractness class (abstract or explicit initial
-and goal description) and size (initial + goal propositions of the ground truth).  Figure 3 is
-one group of bars per model; Figure 4 is the per-domain breakdown, strict vs relaxed typing.
+The report is written for a reader who did not run the experiments: it says which run is which
+(:mod:`.identity`), refuses to put rates over different items side by side, gives every rate
+with its n and 95% interval, compares runs item by item with a p-value (:mod:`.tables`), draws
+the paper's Figures 3-4 and the stage funnel (:mod:`.figures`), and says in words why a run
+scored nothing.  Every table is also written as CSV and JSON under ``tables/``.
 """
 
 from __future__ import annotations
 
 import json
-import math
+import statistics
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
 
-from .grade import MODES, RESULTS, STAGES, VERDICTS
-from .runner import ITEMS
+from .breakdown import n_undecided, rate
+from .config import TINY_PREFIX
+from .figures import FIGURES
+from .grade import ANCHORED, MODES, RESULTS, VERDICTS
+from .identity import ReportError, RunIdentity, assign_labels, check_comparable
+from .runner import COMPLETIONS, ITEMS
 from .store import RunDirError, read_jsonl
+from .tables import (
+    BREAKDOWNS,
+    ReportRun,
+    Table,
+    modes_table,
+    paired_table,
+    rate_table,
+    runs_table,
+)
 
-SIZE_EDGES = (0, 20, 40, 60, 80, math.inf)
-MODE_TITLES = {"strict": "strict typing", "relaxed": "relaxed typing"}
+TABLES_DIR = "tables"
+HOW_TO_READ = (
+    "Each rate is the share of graded items that passed the stage and every stage before it "
+    "(parseable → solvable → correct), shown as `rate [95% Wilson interval] (passed/n)`; an "
+    "undecided verdict (time limit, unsupported feature) counts as not passed and is counted in "
+    "*undecided*. Paired comparisons use only the items both runs answered; the exact McNemar "
+    "test looks at the items where exactly one of the two passed, and *p (Holm)* adjusts for the "
+    "number of pairs compared at the same stage."
+)
 
 
 @dataclass(frozen=True)
-class GradedRun:
-    """One run's label and its per-item rows (dataset fields joined with both verdicts)."""
+class RunRecord:
+    """Everything a graded run directory holds that the report reads."""
 
-    label: str
+    identity: RunIdentity
     rows: list[dict[str, Any]]
+    completions: dict[str, dict[str, Any]]
+    n_missing: int
+    max_new_tokens: int | None
 
 
-def size_bin(n_propositions: int) -> str:
-    """``(lo,hi]`` bins of width 20 up to 80, then ``(80,inf)``."""
-    for low, high in zip(SIZE_EDGES, SIZE_EDGES[1:]):
-        if low < n_propositions <= high:
-            return f"({low},{'inf)' if math.isinf(high) else f'{high}]'}"
-    return "(-inf,0]"
-
-
-def abstractness(row: dict[str, Any]) -> str:
-    """The paper's four classes, e.g. ``explicit to abstract`` (initial state, then goal)."""
-    kind = {True: "abstract", False: "explicit"}
-    return f"{kind[bool(row['init_is_abstract'])]} to {kind[bool(row['goal_is_abstract'])]}"
-
-
-GROUPINGS: dict[str, Callable[[dict[str, Any]], str]] = {
-    "domain": lambda row: row["domain"],
-    "abstractness": abstractness,
-    "size": lambda row: size_bin(row["init_num_propositions"] + row["goal_num_propositions"]),
-}
-
-
-def load_run(run_dir: str | Path) -> GradedRun:
-    """Join a graded run's items with their verdicts; ungraded runs are an error, not zeros."""
+def load_run(run_dir: str | Path) -> RunRecord:
+    """Join a graded run's items with their verdicts; an ungraded run is an error, not zeros."""
     run_dir = Path(run_dir)
     if not (run_dir / RESULTS).is_file():
         raise RunDirError(f"{run_dir}: not graded yet; run 'planetarium eval grade {run_dir}'")
     results = json.loads((run_dir / RESULTS).read_text(encoding="utf-8"))
     items = {str(row["id"]): row for row in read_jsonl(run_dir / ITEMS)}
     rows = [{**items[v["id"]], **v} for v in read_jsonl(run_dir / VERDICTS)]
-    return GradedRun(label=results["name"], rows=rows)
+    completions: dict[str, dict[str, Any]] = {}
+    for record in read_jsonl(run_dir / COMPLETIONS):
+        completions.setdefault(record["id"], record)  # the grader keeps the first answer too
+    return RunRecord(
+        identity=RunIdentity.from_results(run_dir, results),
+        rows=rows,
+        completions=completions,
+        n_missing=results.get("n_missing", 0),
+        max_new_tokens=results["config"].get("max_new_tokens"),
+    )
 
 
-def rates(rows: list[dict[str, Any]], mode: str) -> dict[str, float]:
-    """Fraction of ``rows`` passing each stage under one typing mode."""
-    if not rows:
-        return {stage: 0.0 for stage in STAGES}
-    return {stage: sum(bool(r[mode][stage]) for r in rows) / len(rows) for stage in STAGES}
+def side_by_side(records: Sequence[RunRecord]) -> list[int]:
+    """Indices in report order: runs of one base model together, zero-shot before fine-tuned,
+    otherwise in the order given."""
+    first = {}
+    for index, record in enumerate(records):
+        first.setdefault(record.identity.model, index)
+    return sorted(
+        range(len(records)),
+        key=lambda i: (first[records[i].identity.model], records[i].identity.adapter is not None, i),
+    )
 
 
-def _table(header: list[str], lines: list[list[str]]) -> str:
-    rule = ["---"] * len(header)
-    return "\n".join("| " + " | ".join(cells) + " |" for cells in [header, rule, *lines])
+def why_nothing_correct(record: RunRecord, label: str) -> str | None:
+    """A plain explanation when a run with graded items has no correct answer (strict typing):
+    where the answers stopped in the stage chain, how they ended, and what the grader said."""
+    rows = record.rows
+    if not rows or rate(rows, "strict", "correct").k:
+        return None
+    parseable = rate(rows, "strict", "parseable").k
+    solvable = rate(rows, "strict", "solvable").k
+    parts = [
+        f"**{label}: no item is correct.** Of {len(rows)} graded answers, "
+        f"{len(rows) - parseable} do not parse, {parseable - solvable} parse but are not "
+        f"solvable and {solvable} are solvable but not equivalent to the ground truth "
+        f"({n_undecided(rows, 'strict')} undecided)."
+    ]
+    answers = [record.completions[row["id"]] for row in rows if row["id"] in record.completions]
+    refused = [a for a in answers if a.get("error")]
+    if refused:
+        parts.append(f"{len(refused)} requests were refused by the server, e.g. "
+                     f"\"{_clip(refused[0]['error'])}\".")
+    cut = sum(a.get("finish_reason") == "length" for a in answers)
+    if cut:
+        answer_chars = statistics.median(len(a.get("output") or "") for a in answers)
+        truth_chars = statistics.median(len(row["problem_pddl"]) for row in rows)
+        parts.append(
+            f"{cut} of {len(answers)} answers stopped at the max_new_tokens limit "
+            f"({record.max_new_tokens} tokens): the median answer has {answer_chars:.0f} "
+            f"characters, the median ground-truth problem {truth_chars:.0f}."
+        )
+    reasons = Counter(row["strict"].get("reason") or "no reason given" for row in rows)
+    said = "; ".join(f"\"{_clip(reason)}\" ({count}×)" for reason, count in reasons.most_common(2))
+    parts.append(f"The grader's most common reasons: {said}.")
+    if record.identity.model.startswith(TINY_PREFIX):
+        tuned = " with an adapter from a few CPU training steps" if record.identity.adapter else ""
+        parts.append(
+            f"Model `{record.identity.model}` is the random-weight test model built locally "
+            f"(planetarium.llm.tiny){tuned}: its answers are noise by design, so 0% is the "
+            "expected result. It shows that run → grade → report works, not how good a model is."
+        )
+    return " ".join(parts)
 
 
-def _rate_cells(rows: list[dict[str, Any]], mode: str) -> list[str]:
-    return [f"{100 * value:.1f}%" for value in rates(rows, mode).values()]
+def _clip(text: str, limit: int = 90) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def markdown_report(runs: list[GradedRun]) -> str:
-    """Overall and per-group tables, each in strict and relaxed typing."""
-    parts = ["# Planetarium evaluation report"]
-    for mode in MODES:
-        parts.append(f"## Overall ({MODE_TITLES[mode]})")
-        lines = [[run.label, str(len(run.rows)), *_rate_cells(run.rows, mode)] for run in runs]
-        parts.append(_table(["model", "n", *STAGES], lines))
-        for grouping, key in GROUPINGS.items():
-            parts.append(f"## By {grouping} ({MODE_TITLES[mode]})")
-            lines = []
-            for run in runs:
-                for group in sorted({key(row) for row in run.rows}, key=_natural):
-                    members = [row for row in run.rows if key(row) == group]
-                    lines.append([run.label, group, str(len(members)), *_rate_cells(members, mode)])
-            parts.append(_table(["model", grouping, "n", *STAGES], lines))
-    return "\n\n".join(parts) + "\n"
+@dataclass(frozen=True)
+class Report:
+    """The report's content: runs, warnings, explanatory notes and tables, ready to write."""
+
+    runs: list[ReportRun]
+    warnings: list[str]
+    notes: list[str]
+    tables: list[Table]
+
+    def markdown(self, *, summary: bool = False) -> str:
+        """The whole report, or (``summary``) runs, notes, overall rates and comparisons."""
+        parts = ["# Planetarium evaluation report"]
+        parts += [f"> **Warning:** {w}".replace("\n", "\n> ") for w in self.warnings]
+        parts.append(HOW_TO_READ)
+        parts += self.notes
+        for table in self.tables:
+            if summary and not table.name.startswith(("runs", "overall", "paired")):
+                continue
+            parts += [f"## {table.title}", table.markdown()]
+        if not summary:
+            parts.append("## Figures")
+            parts += [f"![{name[:-4]}]({name})" for name in FIGURES]
+            parts.append(f"Every table is also in `{TABLES_DIR}/` as CSV and JSON.")
+        return "\n\n".join(parts) + "\n"
 
 
-def _natural(label: str) -> tuple:
-    """Sort size bins numerically and everything else alphabetically."""
-    head = label.strip("(").split(",")[0]
-    return (0, float(head), label) if head.replace(".", "").isdigit() else (1, 0.0, label)
+def build_report(
+    run_dirs: Sequence[str | Path], labels: Sequence[str] = (), *, allow_mixed: bool = False
+) -> Report:
+    """Load, label, check and tabulate the runs (nothing is written)."""
+    resolved = [Path(d).resolve() for d in run_dirs]
+    repeated = sorted({str(d) for d in resolved if resolved.count(d) > 1})
+    if repeated:
+        raise ReportError(f"the same run was given more than once: {', '.join(repeated)}")
+    records = [load_run(run_dir) for run_dir in run_dirs]
+    identities = [record.identity for record in records]
+    given = assign_labels(identities, labels)
+    warnings = check_comparable(identities, given, allow_mixed=allow_mixed)
+    order = side_by_side(records)
+    runs = [ReportRun(given[i], identities[i], records[i].rows) for i in order]
+    notes = [note for i in order if (note := why_nothing_correct(records[i], given[i]))]
+    notes += [
+        f"**{given[i]}** is incomplete: {records[i].n_missing} selected items have no answer "
+        "yet; its rates are over the answered items only."
+        for i in order if records[i].n_missing
+    ]
+    tables = [runs_table(runs, [records[i].n_missing for i in order])]
+    # anchored verdicts exist for runs graded since name-anchored grading was added
+    modes = [*MODES, *([ANCHORED] if all(ANCHORED in row for run in runs for row in run.rows)
+                       else [])]
+    tables.append(modes_table(runs, modes))
+    for mode in modes:
+        tables.append(rate_table(runs, mode, ()))
+        comparisons = paired_table(runs, mode)
+        if comparisons is not None:
+            tables.append(comparisons)
+    tables += [rate_table(runs, mode, axes) for mode in MODES for axes in BREAKDOWNS[1:]]
+    return Report(runs, warnings, notes, tables)
 
 
-def _bars(axis: Any, labels: list[str], series: dict[str, list[float]]) -> None:
-    """Grouped percentage bars, one group per label and one bar per series."""
-    width = 0.8 / len(series)
-    for index, (name, values) in enumerate(series.items()):
-        xs = [x + (index - (len(series) - 1) / 2) * width for x in range(len(labels))]
-        axis.bar(xs, [100 * v for v in values], width, label=name)
-    axis.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
-    axis.set_ylim(0, 100)
-    axis.set_ylabel("% of problems")
-
-
-def plot_overall(runs: list[GradedRun], path: Path) -> None:
-    """Figure 3 style: parseable / solvable / correct bars per model (strict typing)."""
-    plt = _pyplot()
-    fig, axis = plt.subplots(figsize=(max(4.0, 1.6 * len(runs) + 2), 4))
-    per_run = [rates(run.rows, "strict") for run in runs]
-    _bars(axis, [run.label for run in runs], {s: [r[s] for r in per_run] for s in STAGES})
-    axis.set_title("Performance on the Planetarium test set")
-    axis.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
-def plot_domains(runs: list[GradedRun], path: Path) -> None:
-    """Figure 4 style: one panel per domain; per model, strict stages and relaxed correctness."""
-    plt = _pyplot()
-    domains = sorted({row["domain"] for run in runs for row in run.rows})
-    fig, axes = plt.subplots(1, len(domains), figsize=(4.5 * len(domains), 4), squeeze=False)
-    for axis, domain in zip(axes[0], domains):
-        subsets = [[row for row in run.rows if row["domain"] == domain] for run in runs]
-        strict = [rates(rows, "strict") for rows in subsets]
-        series = {stage: [r[stage] for r in strict] for stage in STAGES}
-        series["correct (relaxed typing)"] = [rates(rows, "relaxed")["correct"] for rows in subsets]
-        _bars(axis, [run.label for run in runs], series)
-        axis.set_title(domain)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), bbox_to_anchor=(0.5, -0.08))
-    fig.tight_layout()
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-
-
-def _pyplot() -> Any:
-    """Matplotlib on the Agg backend (no display needed), imported only when plotting."""
-    from ..errors import require
-
-    matplotlib = require("matplotlib", "report")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def write_report(run_dirs: list[str | Path], out_dir: str | Path) -> Path:
-    """Write ``report.md``, ``overall.png`` and ``domains.png`` to ``out_dir``; return the .md."""
-    runs = [load_run(run_dir) for run_dir in run_dirs]
+def write_report(
+    run_dirs: Sequence[str | Path],
+    out_dir: str | Path,
+    labels: Sequence[str] = (),
+    *,
+    allow_mixed: bool = False,
+) -> Report:
+    """Write ``report.md``, the figures and ``tables/*.csv|json`` to ``out_dir``."""
+    report = build_report(run_dirs, labels, allow_mixed=allow_mixed)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    plot_overall(runs, out / "overall.png")
-    plot_domains(runs, out / "domains.png")
-    text = markdown_report(runs) + "\n![overall](overall.png)\n\n![by domain](domains.png)\n"
-    (out / "report.md").write_text(text, encoding="utf-8")
-    return out / "report.md"
+    (out / TABLES_DIR).mkdir(parents=True, exist_ok=True)
+    for name, plot in FIGURES.items():
+        plot(report.runs, out / name)
+    for table in report.tables:
+        (out / TABLES_DIR / f"{table.name}.csv").write_text(table.csv(), encoding="utf-8")
+        (out / TABLES_DIR / f"{table.name}.json").write_text(table.json(), encoding="utf-8")
+    (out / "report.md").write_text(report.markdown(), encoding="utf-8")
+    return report
+

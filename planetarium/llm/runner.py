@@ -22,8 +22,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..config import ConfigError
 from .backends.base import ids_hash
-from .config import ConfigError, EvalConfig
+from .config import EvalConfig
 from .prompts import build_messages, prompt_hash, prompt_template_hash
 from .store import CompletionLog, RunDirError, write_json, write_jsonl
 
@@ -140,8 +141,10 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
     """Answer every selected item not yet in ``completions.jsonl``; return a short summary."""
     from tqdm import tqdm
 
+    from .availability import check_inputs
     from .backends import BackendError, make_backend
 
+    check_inputs(config)  # before any directory is written or model built
     run_dir = Path(run_dir) if run_dir is not None else default_run_dir(config)
     rows = select_rows(config)
     manifest = prepare_run_dir(run_dir, config, rows)
@@ -168,7 +171,7 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
                 log.append(
                     [
                         _record(row, messages, completion, manifest, config, batch_s)
-                        for row, messages, completion in zip(batch, conversations, completions)
+                        for row, messages, completion in zip(batch, conversations, completions, strict=True)
                     ]
                 )
                 errors += sum(completion.error is not None for completion in completions)

@@ -55,7 +55,7 @@ class Problem:
 
     @property
     def type_of(self) -> dict[str, str]:
-        return dict(zip(self.objects, self.object_types))
+        return dict(zip(self.objects, self.object_types, strict=True))
 
 
 def _fmt(expr) -> str:
@@ -174,7 +174,7 @@ class _ProblemReader:
                 f"{_fmt(expr)} in {where}: '{head}' takes {len(signature)} argument(s), got {len(args)}",
                 expr.line,
             )
-        for arg, param_type in zip(args, signature):
+        for arg, param_type in zip(args, signature, strict=True):
             arg_type = self.types.get(arg)
             if arg_type is None and variables and arg in variables:  # a quantified ?variable
                 arg_type = variables[arg] if self.check_types else "object"

@@ -29,7 +29,7 @@ def problem_to_pddl(problem: Problem, *, typed: bool = False) -> str:
     """Render ``problem``; ``typed`` writes ``name - type`` object declarations."""
     if typed:
         by_type: dict[str, list[str]] = {}
-        for obj, type_name in zip(problem.objects, problem.object_types):
+        for obj, type_name in zip(problem.objects, problem.object_types, strict=True):
             by_type.setdefault(type_name, []).append(obj)
         objects = " ".join(f"{' '.join(objs)} - {t}" for t, objs in by_type.items())
         requirements = "(:requirements :strips :typing)"

@@ -65,7 +65,7 @@ def grounding_estimate(domain: DomainDef, problem: Problem) -> int:
         if atom[0] in domain.static_predicates:
             for i, arg in enumerate(atom[1:]):
                 static_args.setdefault((atom[0], i), set()).add(arg)
-    types = dict(zip(problem.objects, problem.object_types))
+    types = dict(zip(problem.objects, problem.object_types, strict=True))
     total = 0
     for action in domain.actions.values():
         size = 1

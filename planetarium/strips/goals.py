@@ -19,7 +19,7 @@ def _substitute(atom: Atom, binding: dict[str, str]) -> Atom:
 
 
 def _objects_of(problem: Problem, type_name: str, is_subtype) -> list[str]:
-    return [o for o, t in zip(problem.objects, problem.object_types)
+    return [o for o, t in zip(problem.objects, problem.object_types, strict=True)
             if type_name == "object" or t == "object" or is_subtype(t, type_name)]
 
 
@@ -45,7 +45,7 @@ def formula_holds(formula: Formula, state: Iterable[Atom] | frozenset, problem: 
     quantify = all if head == "forall" else any
     return quantify(
         formula_holds(formula[2], state, problem, is_subtype,
-                      {**binding, **{v: o for (v, _), o in zip(variables, values)}})
+                      {**binding, **{v: o for (v, _), o in zip(variables, values, strict=True)}})
         for values in itertools.product(*pools))
 
 

@@ -44,7 +44,7 @@ def _substitute(atoms: tuple[Atom, ...], binding: dict[str, str]) -> frozenset[A
 
 def ground_action(action: Action, args: tuple[str, ...]) -> GroundAction:
     """Instantiate ``action`` with ``args`` (no applicability check)."""
-    binding = {var: arg for (var, _), arg in zip(action.parameters, args)}
+    binding = {var: arg for (var, _), arg in zip(action.parameters, args, strict=True)}
     return GroundAction(
         name=action.name,
         args=tuple(args),
@@ -65,7 +65,7 @@ def fits_type(domain: DomainDef, object_type: str, param_type: str) -> bool:
 
 def candidates_for(domain: DomainDef, problem: Problem, type_name: str) -> list[str]:
     """Objects of ``problem`` that may fill a parameter of type ``type_name``."""
-    return [o for o, t in zip(problem.objects, problem.object_types)
+    return [o for o, t in zip(problem.objects, problem.object_types, strict=True)
             if fits_type(domain, t, type_name)]
 
 
@@ -76,7 +76,7 @@ def ground_actions(domain: DomainDef, problem: Problem) -> Iterator[GroundAction
         pools = [candidates_for(domain, problem, t) for _, t in action.parameters]
         static_pre = [a for a in action.precondition if a[0] in domain.static_predicates]
         for args in itertools.product(*pools):
-            binding = {var: arg for (var, _), arg in zip(action.parameters, args)}
+            binding = {var: arg for (var, _), arg in zip(action.parameters, args, strict=True)}
             if all((a[0],) + tuple(binding.get(x, x) for x in a[1:]) in static_init
                    for a in static_pre):
                 yield ground_action(action, args)

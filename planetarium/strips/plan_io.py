@@ -9,7 +9,7 @@ anything else with the line it could not read, instead of guessing what a broken
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..errors import PDDLSyntaxError
 

@@ -98,7 +98,7 @@ def optimal_length(task: GroundTask, max_states: int, bound: int | None = None,
     goal = task.goal
     if task.init & goal == goal:
         return 0
-    operators = list(zip(task.pre, task.add, task.delete))
+    operators = list(zip(task.pre, task.add, task.delete, strict=True))
     seen = {task.init}
     frontier = [task.init]
     depth = 0
@@ -276,7 +276,7 @@ def astar_length(task: GroundTask, max_states: int, bound: int | None = None,
 
     h = LMCut(task)
     goal = task.goal
-    operators = list(zip(task.pre, task.add, task.delete))
+    operators = list(zip(task.pre, task.add, task.delete, strict=True))
     h0 = h(task.init)
     if h0 == float("inf") or (bound is not None and h0 > bound):
         return None

@@ -75,7 +75,7 @@ def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict
             if len(fact) != len(pattern):
                 continue
             new = dict(binding)
-            for term, value in zip(pattern[1:], fact[1:]):
+            for term, value in zip(pattern[1:], fact[1:], strict=True):
                 if term.startswith("?"):
                     if new.setdefault(term, value) != value or value not in pools.get(term, ()):
                         break
@@ -105,7 +105,7 @@ def relaxed_ground(domain: DomainDef, problem: Problem,
     Raises :class:`ResourceLimitError` past ``deadline`` (a ``time.monotonic()`` value): with
     thousands of objects grounding alone can outlast any time limit.
     """
-    types = dict(zip(problem.objects, problem.object_types))
+    types = dict(zip(problem.objects, problem.object_types, strict=True))
     reached: set[Atom] = set(problem.init)
     by_pred: dict[str, set[Atom]] = {}
     for atom in reached:
@@ -188,7 +188,7 @@ def search(task: GroundTask, timeout_s: float | None = None,
     """
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
     goal = task.goal
-    operators = list(zip(task.pre, task.add, task.delete, range(len(task.steps))))
+    operators = list(zip(task.pre, task.add, task.delete, range(len(task.steps)), strict=True))
     parent: dict[int, tuple[int, int] | None] = {task.init: None}
     tie = count()
     frontier = [((goal & ~task.init).bit_count(), next(tie), task.init)]

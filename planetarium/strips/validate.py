@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..errors import PDDLSyntaxError
+from ..limits import check_deadline
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from ..pddl.writer import atom_to_pddl
@@ -42,6 +43,10 @@ class ValidationResult:
     unsatisfied: tuple[Atom, ...] = ()
 
 
+#: Plan steps replayed between two looks at the grading deadline.
+_CLOCK_EVERY = 1024
+
+
 def _atoms(atoms) -> str:
     return " ".join(atom_to_pddl(a) for a in sorted(atoms))
 
@@ -64,9 +69,11 @@ def validate_plan(domain: DomainDef, problem: Problem,
             plan = parse_plan(plan)
         except PDDLSyntaxError as err:
             return ValidationResult(False, f"plan does not parse: {err}", kind="syntax")
-    types = dict(zip(problem.objects, problem.object_types))
+    types = dict(zip(problem.objects, problem.object_types, strict=True))
     state = set(problem.init)  # updated in place: copying the state per step would dominate
     for index, raw in enumerate(plan):
+        if not index % _CLOCK_EVERY:
+            check_deadline("plan validation")
         step = _as_step(raw)
         where = f"step {index + 1}"
         if step is None:
@@ -84,7 +91,7 @@ def validate_plan(domain: DomainDef, problem: Problem,
             return ValidationResult(
                 False, f"{where}: '{action.name}' takes {len(action.parameters)} argument(s), "
                 f"got {len(args)}", index, "arity")
-        for arg, (var, param_type) in zip(args, action.parameters):
+        for arg, (var, param_type) in zip(args, action.parameters, strict=True):
             if arg not in types:
                 return ValidationResult(
                     False, f"{where}: object '{arg}' is not declared in the problem",
@@ -93,7 +100,7 @@ def validate_plan(domain: DomainDef, problem: Problem,
                 return ValidationResult(
                     False, f"{where}: '{arg}' is a '{types[arg]}', parameter {var} of "
                     f"'{action.name}' needs a '{param_type}'", index, "type")
-        binding = {var: arg for (var, _), arg in zip(action.parameters, args)}
+        binding = {var: arg for (var, _), arg in zip(action.parameters, args, strict=True)}
         missing = {a for a in _ground(action.precondition, binding) if a not in state}
         if missing:
             return ValidationResult(

@@ -1,14 +1,21 @@
-"""Hostile model outputs for fuzzing the grader.
+"""Hostile input for fuzzing: model outputs, batch lines and configuration values.
 
-Each generator turns a valid problem text into something a language model might plausibly (or
-implausibly) emit: truncations, character and token mutations, prose and fences, wrong domains,
-typed objects, deep nesting, thousands of objects, megabytes of junk.
+Each output generator turns a valid problem text into something a language model might
+plausibly (or implausibly) emit: truncations, character and token mutations, prose and fences,
+wrong domains, typed objects, deep nesting, thousands of objects, megabytes of junk, problems in
+comments, runs of unclosed ``(define (problem``.  :func:`hostile_lines` makes JSONL batch lines
+(deep nesting, wrong types, broken JSON) and :func:`hostile_values` values for configuration
+fields and limits (wrong types, NaN, infinities, huge numbers).
 """
 
 from __future__ import annotations
 
+import json
+import math
 import random
-from typing import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 _JUNK = "()(;:-?`\n\t abcdefghijklmnopqrstuvwxyz0123456789ÄßЖ漢🙂\x00\x7f"
 
@@ -89,6 +96,19 @@ def _repeated(text: str, rng: random.Random) -> str:
     return text[: len(text) // 2] + "(on b1 b2) " * rng.choice([1000, 50_000])
 
 
+def _commented(text: str, rng: random.Random) -> str:
+    """The problem hidden in a comment, before or inside another text: comments are comments."""
+    hidden = "; " + " ".join(text.split())
+    other = _token_mutations(text, rng)
+    return rng.choice([f"{hidden}\n{other}", other.replace("(:init", f"{hidden}\n(:init", 1)])
+
+
+def _unclosed_defines(text: str, rng: random.Random) -> str:
+    """Many ``(define (problem`` that never close, before (or instead of) the answer."""
+    runs = "(define (problem x " * rng.choice([10, 1000, 10_000])
+    return rng.choice([runs + text, runs, text + runs])
+
+
 MUTATORS: dict[str, Callable[[str, random.Random], str]] = {
     "truncate": _truncate,
     "chars": _char_mutations,
@@ -100,10 +120,13 @@ MUTATORS: dict[str, Callable[[str, random.Random], str]] = {
     "many-objects": _many_objects,
     "huge-junk": _huge_junk,
     "repeated": _repeated,
+    "commented": _commented,
+    "unclosed-defines": _unclosed_defines,
 }
 
 #: Expensive mutators are drawn rarely so a 10,000-input run stays around a minute.
-_WEIGHTS = {"deep-nesting": 0.02, "many-objects": 0.01, "huge-junk": 0.01, "repeated": 0.01}
+_WEIGHTS = {"deep-nesting": 0.02, "many-objects": 0.01, "huge-junk": 0.01, "repeated": 0.01,
+            "unclosed-defines": 0.05}
 
 
 def hostile_outputs(seeds: list[str], n: int, rng: random.Random) -> Iterator[tuple[str, str]]:
@@ -116,3 +139,124 @@ def hostile_outputs(seeds: list[str], n: int, rng: random.Random) -> Iterator[tu
         for _ in range(rng.choice([1, 1, 2])):
             text = MUTATORS[name](text, rng)
         yield name, text
+
+
+def hostile_lines(items: list[dict], n: int, rng: random.Random) -> Iterator[tuple[str, str]]:
+    """Yield ``n`` (kind, JSONL line) pairs: valid items mixed with broken and misshapen ones."""
+    def nested(depth: int) -> str:
+        return "[" * depth + "]" * depth
+
+    kinds: dict[str, Callable[[dict], str]] = {
+        "valid": lambda item: json.dumps(item),
+        "deep-json": lambda item: nested(rng.choice([100, 3000, 50_000])),
+        "deep-value": lambda item: json.dumps({**item, "pred": None})[:-1].replace(
+            "null", "[" * 3000 + "]" * 3000) + "}",
+        "broken-json": lambda item: json.dumps(item)[: rng.randrange(1, 40)],
+        "not-object": lambda item: json.dumps(rng.choice([[item], "text", 42, None, True])),
+        "wrong-types": lambda item: json.dumps({**item, rng.choice(
+            ["gt", "pred", "is_placeholder", "anchored_objects"]): rng.choice(
+            [None, 7, 1.5, [], {}, "yes", ["a", 3], True])}),
+        "missing-key": lambda item: json.dumps({k: v for k, v in item.items()
+                                                if k != rng.choice(["gt", "pred", "id"])}),
+        "junk": lambda item: "".join(rng.choice(_JUNK) for _ in range(rng.randint(1, 200))),
+    }
+    names = list(kinds)
+    for _ in range(n):
+        name = rng.choice(names)
+        line = kinds[name](rng.choice(items)).replace("\n", " ")
+        yield name, line if line.strip() else "{"
+
+
+#: Values that break naive configuration and limit handling.
+HOSTILE_VALUES: tuple = (
+    None, True, False, 0, -1, 1, 10**12, -(10**12), 0.0, -0.5, 1e308, math.nan, math.inf,
+    -math.inf, "", "3", "nan", "hot", "tiny:abc", "/etc/passwd", "many", [], [1, 2], [[-1, 2]],
+    [None], {}, {"x": 1}, {"max_blocks": "many"}, "a" * 10_000,
+)
+
+
+def hostile_values(rng: random.Random) -> object:
+    """One value from :data:`HOSTILE_VALUES`."""
+    return rng.choice(HOSTILE_VALUES)
+
+
+@dataclass
+class FuzzReport:
+    """What a grading fuzz run found; everything but the counters must be empty or zero."""
+
+    items: int = 0
+    statuses: Counter = field(default_factory=Counter)
+    crashes: list[str] = field(default_factory=list)      # exceptions that escaped grade()
+    internal: list[str] = field(default_factory=list)     # status internal-error
+    overruns: list[str] = field(default_factory=list)     # longer than the limit + grace
+    refereed: int = 0                                     # verdicts checked by brute force
+    wrong: list[str] = field(default_factory=list)        # verdicts the brute force contradicts
+    slowest: tuple[float, str] = (0.0, "")
+
+    def summary(self) -> str:
+        return (f"items {self.items}, statuses {dict(sorted(self.statuses.items()))}, "
+                f"crashes {len(self.crashes)}, internal errors {len(self.internal)}, "
+                f"overruns {len(self.overruns)}, refereed by brute force {self.refereed}, "
+                f"wrong verdicts {len(self.wrong)}, slowest {self.slowest[0]:.2f} s "
+                f"({self.slowest[1]})")
+
+
+def small_truths(rng: random.Random, count: int = 12) -> list[str]:
+    """Ground truths small enough for the brute-force referee (3-4 blocks, 2 balls)."""
+    from ..pddl.writer import problem_to_pddl
+    from .pairs import blocksworld_problem, gripper_problem
+
+    problems = [blocksworld_problem(rng, rng.randint(2, 4)) for _ in range(count // 2)]
+    problems += [gripper_problem(rng, 2, n_rooms=2, n_grippers=1) for _ in range(count // 2)]
+    return [problem_to_pddl(p) for p in problems]
+
+
+def fuzz_grading(truths: list[str], n: int, rng: random.Random, *, timeout_s: float = 5.0,
+                 grace_s: float = 1.0, referee_objects: int = 8,
+                 referee_states: int = 20_000) -> FuzzReport:
+    """Grade ``n`` hostile outputs against random ``truths``.
+
+    Every verdict on a pair small enough for explicit enumeration (at most ``referee_objects``
+    objects and ``referee_states`` reachable states on each side) is checked against
+    Definition 2 decided by brute force
+    (:func:`~planetarium.testing.bruteforce.equivalent_by_definition`).
+    """
+    import time
+
+    from ..errors import PlanetariumError, ResourceLimitError, UnsupportedFeatureError
+    from ..grading import Status, grade, load_ground_truth
+    from ..pddl.problem import read_problem
+    from .bruteforce import equivalent_by_definition
+
+    report = FuzzReport()
+    for name, text in hostile_outputs(truths, n, rng):
+        gt = rng.choice(truths)
+        report.items += 1
+        start = time.monotonic()
+        try:
+            result = grade(gt, text, timeout_s=timeout_s)
+        except Exception as err:  # noqa: BLE001 - counting escapes is the point
+            report.crashes.append(f"{name}: {type(err).__name__}: {err}")
+            continue
+        elapsed = time.monotonic() - start
+        report.slowest = max(report.slowest, (elapsed, name))
+        report.statuses[result.status.value] += 1
+        if elapsed > timeout_s + grace_s:
+            report.overruns.append(f"{name}: {elapsed:.2f} s")
+        if result.status is Status.INTERNAL_ERROR:
+            report.internal.append(f"{name}: {result.reason}")
+        if result.equivalent is None or result.solvable is not True:
+            continue
+        domain, truth = load_ground_truth(gt)
+        try:
+            pred = read_problem(text, domain.definition)
+            if max(len(truth.objects), len(pred.objects)) > referee_objects:
+                continue
+            expected = equivalent_by_definition(domain.definition, truth, pred,
+                                                is_placeholder=False, max_states=referee_states)
+        except (ResourceLimitError, UnsupportedFeatureError, PlanetariumError, RecursionError):
+            continue  # too large (or outside the fragment) for the referee
+        report.refereed += 1
+        if expected != result.equivalent:
+            report.wrong.append(f"{name}: grader {result.equivalent}, brute force {expected}")
+    return report

@@ -144,7 +144,7 @@ def fully_specify(domain: Domain, problem: Problem) -> frozenset[Atom] | None:
     n_open_bottom, n_open_top = sum(open_bottom), sum(open_top)
     forced: list[Atom] = []
     some_unmentioned = False
-    for (bottom, top), ob, ot in zip(fragments, open_bottom, open_top):
+    for (bottom, top), ob, ot in zip(fragments, open_bottom, open_top, strict=True):
         unmentioned = ob and ot and bottom == top  # the block is in no goal atom
         some_unmentioned |= unmentioned
         may_be_held = arm_free and unmentioned

@@ -238,7 +238,7 @@ _SIDES = {
 def _swap_atoms(bases: tuple[str, str], uppers: tuple[list[str], list[str]]) -> list[Atom]:
     """Both bases on the table, then each base's tower upwards, its top clear."""
     atoms: list[Atom] = [("arm-empty",), ("on-table", bases[0]), ("on-table", bases[1])]
-    for base, upper in zip(bases, uppers):
+    for base, upper in zip(bases, uppers, strict=True):
         column = [base, *upper]
         atoms.extend(("on", top, below) for below, top in pairwise(column))
         atoms.append(("clear", column[-1]))

@@ -28,8 +28,12 @@ from __future__ import annotations
 
 from collections import deque
 
+from ...limits import check_deadline
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
+
+#: Tiles a path search expands between two looks at the clock.
+_CLOCK_EVERY = 256
 
 _STATIC = ("up", "right", "available-color")
 
@@ -44,6 +48,8 @@ class _Floor:
             if atom[0] in ("up", "right"):
                 self.adjacent.setdefault(atom[1], set()).add(atom[2])
                 self.adjacent.setdefault(atom[2], set()).add(atom[1])
+        # neighbours in a fixed order, sorted once: path searches expand tiles many times
+        self.ordered = {tile: sorted(near) for tile, near in self.adjacent.items()}
         self.component: dict[str, str] = {}  # tile -> a representative of its component
         for start in self.adjacent:
             if start not in self.component:
@@ -81,17 +87,22 @@ class _Floor:
         """Shortest path to a tile in ``sources`` from the nearest tile where ``stop`` holds.
 
         The path starts at that tile: searching from the destinations finds the nearest token.
+        Painting a large floor runs one search per tile, so each looks at the grading deadline.
         """
         parent: dict[str, str | None] = {s: None for s in sources}
-        queue = deque(sources)
+        queue = deque(sorted(sources))
+        expanded = 0
         while queue:
+            expanded += 1
+            if not expanded % _CLOCK_EVERY:
+                check_deadline("the floor-tile planner")
             tile = queue.popleft()
             if stop(tile):
                 path = [tile]
                 while parent[path[-1]] is not None:
                     path.append(parent[path[-1]])
                 return path
-            for nxt in sorted(self.adjacent.get(tile, ())):
+            for nxt in self.ordered.get(tile, ()):
                 if nxt not in parent:
                     parent[nxt] = tile
                     queue.append(nxt)

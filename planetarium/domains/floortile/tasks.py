@@ -113,7 +113,7 @@ class _Grid:
         return atoms
 
     def robot_atoms(self) -> list[Atom]:
-        return [atom for name, robot in zip(self.robot_names, self.robots)
+        return [atom for name, robot in zip(self.robot_names, self.robots, strict=True)
                 for atom in (("robot-has", name, self.colors[robot.color]),
                              ("robot-at", name, self.tile(robot.row, robot.col)))]
 
@@ -135,7 +135,7 @@ class _Grid:
     def robots_text(self) -> str:
         return " ".join(
             f"{name} is at {self.where(robot.row, robot.col)} and has {self.colors[robot.color]}."
-            for name, robot in zip(self.robot_names, self.robots))
+            for name, robot in zip(self.robot_names, self.robots, strict=True))
 
     def objects_text(self) -> str:
         return (f"You have {plural(len(self.robots), 'robot')} ({_names(self.robot_names)}), "
@@ -243,9 +243,10 @@ def _rows_problem(param: Param) -> tuple[list[str], list[Atom], list[Atom], str,
     robots = [f"robot{k}" for k in range(1, len(rows) + 1)]
     colors = [f"color{k}" for k in range(1, len(rows) + 1)]
     init: list[Atom] = [("right", row[i + 1], row[i]) for row in rows for i in range(len(row) - 1)]
-    for robot, color, row in zip(robots, colors, rows):
+    for robot, color, row in zip(robots, colors, rows, strict=True):
         init += [("robot-has", robot, color), ("robot-at", robot, row[0])]
-    goal = [("painted", end, color) for color, row in zip(colors, rows) for end in (row[0], row[-1])]
+    goal = [("painted", end, color)
+            for color, row in zip(colors, rows, strict=True) for end in (row[0], row[-1])]
     described = "; ".join(
         f"row {k} is {join_words(row) if len(row) <= 3 else f'{row[0]} to {row[-1]}'}, where "
         f"{robots[k - 1]} stands on {row[0]} holding {colors[k - 1]}"

@@ -54,7 +54,7 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
     def changing(atom) -> bool:
         kinds = {"at-robby": (rooms,), "at": (balls, rooms), "free": (grippers,),
                  "carry": (balls, grippers)}.get(atom[0])
-        return kinds is not None and all(x in k for x, k in zip(atom[1:], kinds))
+        return kinds is not None and all(x in k for x, k in zip(atom[1:], kinds, strict=True))
 
     place: dict[str, list[tuple[str, str]]] = {b: [] for b in balls}  # ("at"|"carry", where)
     load: dict[str, list[str]] = {g: [] for g in grippers}

