@@ -5,8 +5,9 @@ dataset's Parquet files, or the published dataset itself on the Hugging Face Hub
 The published dataset (``BatsResearch/planetarium``) has the row columns but no split columns:
 its default configuration's ``data/train-*.parquet`` and ``data/test-*.parquet`` are the
 held-out split.  Its rows get ``split_heldout`` from the file they are in, and their random
-folds from the published generator's rule with its settings (seed 42, 5 folds: the same folds
-the published ``random`` configuration holds); fold 4 is our ``split_random`` test fold.
+folds from the published generator's rule with its settings (seed 42, 5 folds; the rule deals
+out every id of a domain, so a complete copy gets the folds the published ``random``
+configuration holds, a partial one other folds); fold 4 is our ``split_random`` test fold.
 """
 
 from __future__ import annotations
