@@ -15,15 +15,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from planetarium.config import ConfigError
 from planetarium.dataset import load_rows
 from planetarium.dataset.cli import data_group
-from planetarium.config import ConfigError
 from planetarium.dataset.config import load_config, parse_config
 from planetarium.dataset.generator import COLUMNS, generate, plan_jobs
-from planetarium.dataset.problem_text import problem_key, shape_key
-from planetarium.dataset.splits import select
-from planetarium.tasks import is_placeholder, same_kind_only
+from planetarium.dataset.problem_text import read_generated, shape_key
+from planetarium.dataset.splits import select, size_bin
 from planetarium.dataset.writer import write_dataset
+from planetarium.domains import get_domain
+from planetarium.equivalence import compare
+from planetarium.tasks import is_placeholder, same_kind_only
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "data" / "demo.yaml"
@@ -45,21 +47,31 @@ def test_demo_covers_every_domain_in_a_few_hundred_rows(demo_rows):
     domains = Counter(r["domain"] for r in demo_rows)
     assert set(domains) == {"blocksworld", "gripper", "floor-tile", "rover-single"}
     assert 200 <= len(demo_rows) <= 1500
-    assert [r["id"] for r in demo_rows] == list(range(1, len(demo_rows) + 1))
+    ids = [r["id"] for r in demo_rows]
+    assert ids == sorted(set(ids)) and ids[0] == 1  # candidate numbers: increasing, with gaps
+    assert ids[-1] > len(ids)
     assert all(CONTRACT_COLUMNS <= set(r) for r in demo_rows)
+    assert not any(key.startswith("_") for r in demo_rows for key in r)
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "data").glob("*.yaml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(set((ROOT / "data").glob("*.yaml")) - {ROOT / "data" / "full.yaml"}),
+                         ids=lambda p: p.name)
 def test_every_shipped_config_loads_and_plans_combinations(path):
+    """(data/full.yaml: test_dataset_published.py)"""
     config = load_config(path)
     for domain in config.domains:
         jobs = plan_jobs(domain)
         assert jobs, f"{path.name}: {domain.name} plans no combination"
 
 
-def test_texts_are_unique_and_rows_follow_the_abstractness_rules(demo_rows):
-    texts = [r["natural_language"] for r in demo_rows]
-    assert len(set(texts)) == len(texts)
+def test_a_text_names_one_problem_and_rows_follow_the_abstractness_rules(demo_rows):
+    """Texts repeat only where the published texts differed by a parameter alone (Blocks World
+    equal_towers from [1, 2] and from [3]): the same problem, so the same text."""
+    by_text: dict[str, list[dict]] = {}
+    for row in demo_rows:
+        by_text.setdefault(row["natural_language"], []).append(row)
+    for rows in by_text.values():
+        assert all(_same_problem(r["domain"], rows[0]["problem_pddl"], r["problem_pddl"]) for r in rows)
     for row in demo_rows:
         if not row["init_is_abstract"] and not row["goal_is_abstract"]:
             assert not row["is_placeholder"], row["name"]
@@ -134,39 +146,57 @@ def test_same_kind_only_combinations_get_two_identity_classes(demo_rows):
                                                        row["goal_is_abstract"])
 
 
-def test_splits_are_per_domain_round_robin_and_heldout_by_combination(demo_rows):
+def _same_problem(domain: str, a: str, b: str) -> bool:
+    return compare(read_generated(a), read_generated(b), get_domain(domain), is_placeholder=False).equivalent
+
+
+def test_splits_are_round_robin_and_heldout_by_combination(demo_rows):
+    """Random folds: one generator for the dataset, domain by domain in name order (the
+    published rule).  Held-out: by combination; outside it, a row whose problem is a test
+    problem up to renaming (checked pairwise here) is excluded."""
     config = load_config(DEMO)
+    rng = random.Random(config.seed)
+    for name in sorted({r["domain"] for r in demo_rows}):
+        rows = [r for r in demo_rows if r["domain"] == name]
+        ids = sorted(r["id"] for r in rows)
+        rng.shuffle(ids)
+        assert {r["id"]: r["random_fold"] for r in rows} == {i: k % config.folds for k, i in enumerate(ids)}
+        for row in rows:
+            assert row["split_random"] == ("test" if row["random_fold"] == config.test_fold else "train")
     for domain in config.domains:
         rows = [r for r in demo_rows if r["domain"] == domain.name]
-        folds = Counter(r["random_fold"] for r in rows)
-        assert max(folds.values()) - min(folds.values()) <= 1
-        ids = sorted(r["id"] for r in rows)
-        random.Random(config.seed).shuffle(ids)
-        assert {r["id"]: r["random_fold"] for r in rows} == {i: k % config.folds for k, i in enumerate(ids)}
-        test_problems = {problem_key(r["problem_pddl"]) for r in rows if r["split_heldout"] == "test"}
+        test = {r["problem_pddl"] for r in rows if r["split_heldout"] == "test"}
         for row in rows:
             held = any(rule.matches(row["init"], row["goal"]) for rule in domain.heldout)
-            leaks = problem_key(row["problem_pddl"]) in test_problems
+            leaks = not held and any(_same_problem(domain.name, t, row["problem_pddl"]) for t in test)
             assert row["split_heldout"] == ("test" if held else "excluded" if leaks else "train")
-            assert row["split_random"] == ("test" if row["random_fold"] == config.test_fold else "train")
     assert all(r["split_heldout"] == "test" for r in demo_rows if r["domain"] == "floor-tile")
     bw_test = {(r["init"], r["goal"]) for r in demo_rows
                if r["domain"] == "blocksworld" and r["split_heldout"] == "test"}
     assert bw_test == {("invert", "invert"), ("swap", "swap")}
+    assert select(demo_rows, "heldout:excluded")
 
 
 def test_heldout_train_never_contains_a_test_problem():
-    """Inverting towers of height 1 changes nothing: invert -> invert [1] is tower -> tower [1]."""
+    """Inverting one block changes nothing (invert [1] is tower -> tower [1]), and a stack of two
+    blocks numbered from the bottom made a tower numbered from the top is inverting it."""
     config = parse_config({"domains": [{
         "name": "blocksworld",
-        "layouts": {"tower": {"params": [[1], [1, 2]]}, "invert": {"params": [[1], [1, 2]]}},
+        "layouts": {"stack": {"params": [[2]]}, "tower": {"params": [[1], [1, 2]]},
+                    "invert": {"params": [[1], [2], [1, 2]]}},
         "heldout": [{"init": "invert", "goal": "invert"}]}]})
     rows = generate(config, workers=1)
     split = {r["name"]: r["split_heldout"] for r in rows}  # one split per problem here
-    assert split == {"blocksworld_tower_to_tower_1": "excluded", "blocksworld_tower_to_tower_1_2": "train",
-                     "blocksworld_invert_to_invert_1": "test", "blocksworld_invert_to_invert_1_2": "test"}
-    test = {problem_key(r["problem_pddl"]) for r in rows if r["split_heldout"] == "test"}
-    assert not any(problem_key(r["problem_pddl"]) in test for r in rows if r["split_heldout"] == "train")
+    assert split["blocksworld_stack_to_tower_2"] == "excluded"
+    assert split["blocksworld_tower_to_tower_1"] == "excluded"
+    assert split["blocksworld_tower_to_stack_1"] == "excluded"
+    assert split["blocksworld_tower_to_tower_1_2"] == "train"
+    assert split["blocksworld_stack_to_stack_2"] == "train"
+    test = [r["problem_pddl"] for r in rows if r["split_heldout"] == "test"]
+    for row in rows:
+        if row["split_heldout"] != "test":
+            leaks = any(_same_problem("blocksworld", t, row["problem_pddl"]) for t in test)
+            assert leaks == (row["split_heldout"] == "excluded"), row["name"]
     assert select(rows, "heldout:excluded") == [r for r in rows if r["split_heldout"] == "excluded"]
 
 
@@ -185,11 +215,13 @@ def test_select_understands_every_selector(demo_rows):
         select(demo_rows, "heldout:dev")
 
 
-def test_generation_is_byte_identical(tmp_path, demo_dir):
+def test_generation_is_byte_identical(tmp_path, demo_dir, demo_rows):
     again = write_dataset(generate(load_config(DEMO), workers=2), tmp_path / "again", load_config(DEMO))
     files = sorted(p.relative_to(demo_dir) for p in demo_dir.rglob("*") if p.is_file())
-    assert {"rows.jsonl", "README.md", "config.yaml"} <= {str(f) for f in files}
-    assert len(files) == 5
+    assert {"rows.jsonl", "README.md", "config.yaml", "data/test-00000-of-00001.parquet"} <= {
+        str(f) for f in files}
+    nonempty_sizes = len({size_bin(r) for r in demo_rows})
+    assert len(files) == 3 + 2 + 5 + 4 + 2 + nonempty_sizes  # default, random, abstraction, ...
     for name in files:
         assert (demo_dir / name).read_bytes() == (again / name).read_bytes(), name
 
@@ -202,16 +234,32 @@ def test_load_rows_reads_a_directory_a_jsonl_and_a_config(demo_dir, demo_rows):
     assert len(load_rows(DEMO, "random:train")) == len(select(demo_rows, "random:train"))
 
 
-def test_parquet_loads_with_datasets_offline(demo_dir, demo_rows, monkeypatch):
+def test_every_configuration_loads_with_datasets_offline(demo_dir, demo_rows, monkeypatch):
+    """The default configuration is the held-out split; the others partition every row."""
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     datasets = pytest.importorskip("datasets")
-    loaded = datasets.load_dataset(str(demo_dir), cache_dir=str(demo_dir.parent / "hf-cache"))
+    cache = str(demo_dir.parent / "hf-cache")
+    loaded = datasets.load_dataset(str(demo_dir), cache_dir=cache)
     assert loaded["test"].num_rows == len(select(demo_rows, "heldout:test"))
     assert loaded["train"].num_rows == len(select(demo_rows, "heldout:train"))
     first = loaded["train"][0]
     assert CONTRACT_COLUMNS <= set(first)
     assert first["problem_pddl"] == select(demo_rows, "heldout:train")[0]["problem_pddl"]
+    expected = {
+        "random": {"zero": "random:0", "four": "random:4"},
+        "abstraction": {c: f"abstraction:{c}" for c in ("explicit_to_explicit", "abstract_to_abstract")},
+        "placeholder": {"placeholder": "placeholder:true", "non.placeholder": "placeholder:false"},
+    }
+    for name, splits in expected.items():
+        config = datasets.load_dataset(str(demo_dir), name, cache_dir=cache)
+        assert sum(config[split].num_rows for split in config) == len(demo_rows), name
+        for split, selector in splits.items():
+            assert config[split]["id"] == [r["id"] for r in select(demo_rows, selector)], (name, split)
+    sizes = datasets.load_dataset(str(demo_dir), "size", cache_dir=cache)
+    assert list(sizes) == ["zero.twenty", "twenty.forty"]  # the demo has no larger problems
+    assert sum(sizes[s].num_rows for s in sizes) == len(demo_rows)
+    assert all(r["init_num_propositions"] + r["goal_num_propositions"] <= 20 for r in sizes["zero.twenty"])
 
 
 def test_cli_generate_report_and_check(tmp_path):
@@ -222,6 +270,9 @@ def test_cli_generate_report_and_check(tmp_path):
     assert result.exit_code == 0, result.output
     report = runner.invoke(data_group, ["report", str(out)])
     assert report.exit_code == 0 and "| blocksworld |" in report.output
+    assert "| gripper | swap -> swap |" in report.output  # the per-combination comparison
+    strict = runner.invoke(data_group, ["report", str(out), "--strict"])
+    assert strict.exit_code == 1 and "cell(s) differ from the published dataset" in strict.output
     check = runner.invoke(data_group, ["check", str(out), "--split", "domain:gripper",
                                        "--no-progress", "--workers", "1"])
     assert check.exit_code == 0, check.output
@@ -285,9 +336,9 @@ def test_english_helpers():
 def test_an_ambiguous_text_stops_generation():
     """Two problems of different shapes behind one text would make the text ambiguous."""
     from planetarium.dataset.generator import GenerationError
-    from planetarium.tasks import DomainTasks, ExplicitTemplates, Layout
     from planetarium.domains import get_domain, register_domain, unregister_domain
     from planetarium.domains.base import Domain
+    from planetarium.tasks import DomainTasks, ExplicitTemplates, Layout
 
     explicit = ExplicitTemplates(intro=lambda objects, types: "",
                                  sentences={"on-table": ("{0} is on the table.", "{0} on table.")})

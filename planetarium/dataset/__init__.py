@@ -12,24 +12,16 @@ __all__ = ["load_rows"]
 
 
 def load_rows(source: str | Path, split: str | None = None) -> list[dict]:
-    """Dataset rows from a generated directory, its ``rows.jsonl``, or a YAML configuration
-    (generated in memory).
+    """Dataset rows from a generated directory, its ``rows.jsonl``, a YAML configuration
+    (generated in memory), a local copy of the published dataset's Parquet files (a folder
+    with ``data/train-*.parquet`` and ``data/test-*.parquet``), or a Hugging Face Hub id such
+    as ``"BatsResearch/planetarium"`` (the published dataset; :mod:`.sources`).
 
     ``split`` selects rows, e.g. ``"heldout:test"``, ``"random:train"``, ``"random:3"`` (one
     fold), ``"abstraction:abstract_to_explicit"``, ``"domain:gripper"``; join selectors with
     ``+`` (``"heldout:test+domain:gripper"``).  ``None`` returns every row.
     """
+    from .sources import read_rows
     from .splits import select
-    from .writer import ROWS_FILE, read_jsonl
 
-    path = Path(source)
-    if path.suffix in (".yaml", ".yml"):
-        from .config import load_config
-        from .generator import generate
-
-        rows = generate(load_config(path))
-    elif path.is_dir():
-        rows = read_jsonl(path / ROWS_FILE)
-    else:
-        rows = read_jsonl(path)
-    return select(rows, split)
+    return select(read_rows(source), split)

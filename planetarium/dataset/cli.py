@@ -21,8 +21,10 @@ def data_group() -> None:
 @click.option("--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False),
               help="Dataset configuration (data/full.yaml, data/demo.yaml).")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
-              help="Output directory (rows.jsonl, data/*.parquet, README.md, config.yaml).")
-@click.option("--workers", type=int, default=None, help="Worker processes (default: CPU count).")
+              help="Output directory (rows.jsonl, a folder of Parquet files per configuration, "
+                   "README.md, config.yaml).")
+@click.option("--workers", type=int, default=None,
+              help="Worker processes (default: the CPUs this process may use).")
 @click.option("--progress/--no-progress", default=True, show_default=True)
 def generate_command(config_path: str, out_dir: str, workers: int | None, progress: bool) -> None:
     """Generate the dataset described by CONFIG into OUT."""
@@ -33,25 +35,44 @@ def generate_command(config_path: str, out_dir: str, workers: int | None, progre
 
     start = time.monotonic()
     try:
+        if progress:  # the full configuration takes seconds to read
+            click.echo(f"reading {config_path}", err=True)
         config = load_config(config_path)
         rows = generate(config, workers=workers, progress=progress)
-        write_dataset(rows, out_dir, config)
+        write_dataset(rows, out_dir, config, progress=progress)
     except PlanetariumError as err:
         raise click.ClickException(str(err)) from err
     click.echo(f"{len(rows):,} rows written to {out_dir} in {time.monotonic() - start:.1f} s", err=True)
 
 
 @data_group.command("report")
-@click.argument("directory", type=click.Path(exists=True))
-def report_command(directory: str) -> None:
-    """Print the markdown split report of a generated DIRECTORY (or rows.jsonl)."""
+@click.argument("source")
+@click.option("--strict", is_flag=True,
+              help="Exit non-zero when any cell compared with the published dataset differs.")
+def report_command(source: str, strict: bool) -> None:
+    """Print the markdown report of SOURCE (a generated directory, its rows.jsonl, the published
+    dataset's Parquet files or its Hub id): split sizes, and every cell of the paper's Table 1
+    and every combination's rows and placeholder rows compared with the published dataset."""
+    from ..errors import PlanetariumError
     from . import load_rows
     from .config import load_config
-    from .report import render_report
+    from .report import PUBLISHED_BINS, differences, render_report
 
-    config_file = Path(directory) / "config.yaml"
-    bins = load_config(config_file).size_bins if config_file.is_file() else (20, 40, 60, 80)
-    click.echo(render_report(load_rows(directory), bins), nl=False)
+    config_file = Path(source) / "config.yaml"
+    try:
+        bins = load_config(config_file).size_bins if config_file.is_file() else PUBLISHED_BINS
+        rows = load_rows(source)
+    except (PlanetariumError, OSError) as err:
+        raise click.ClickException(str(err)) from err
+    click.echo(render_report(rows, bins), nl=False)
+    if strict:
+        differ = differences(rows, bins)
+        for cell in differ[:20]:
+            click.echo(f"DIFFERS {cell.domain} {cell.what}: ours {cell.ours:,}, "
+                       f"published {cell.published:,}", err=True)
+        if differ:
+            raise click.ClickException(f"{len(differ):,} cell(s) differ from the published dataset")
+        click.echo("every compared cell equals the published dataset's", err=True)
 
 
 @data_group.command("check")

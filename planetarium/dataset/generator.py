@@ -1,14 +1,22 @@
 """Generate dataset rows from a :class:`~planetarium.dataset.config.DatasetConfig`.
 
-For every domain, every allowed (init layout, goal layout) combination is built for the
-parameters of both its layouts, and every built problem yields one row per abstractness class
-(see :mod:`planetarium.tasks`).  Rows are de-duplicated by their text within a domain,
-first row wins (the published rule); two rows with one text but different problems would make
-the text ambiguous, so that stops generation.
+How rows are formed (the published generator's rules; ``data/full.yaml`` reproduces its rows):
 
-Speed matters (the full dataset is ~146k rows): combinations are built in a process pool, PDDL
-is written with string templates, and nothing is parsed or graded here — ``planetarium data
-check`` does that as a separate step.
+* per domain, the (init, goal) combinations of the configured layouts in their configured
+  order (each init layout with every goal layout in turn); a combination no parameter fits is
+  left out (it would have no rows);
+* per combination, the parameters of the init layout's list and then of the goal layout's
+  (a parameter that does not fit is skipped), each built problem giving one *candidate* row
+  per abstractness class (see :mod:`planetarium.tasks`);
+* candidates are numbered in that order, across all domains, and a candidate keeps its number
+  as its row id: ids have gaps where candidates are dropped, and are the published ids;
+* a candidate whose two texts say what an earlier candidate's of its domain said is dropped
+  (the de-duplication of :mod:`planetarium.tasks`).  Rows left sharing a text must be the same
+  problem up to what the grader forgives, else generation stops: the text would be ambiguous.
+
+Speed matters (the full dataset has ~184,000 candidates): combinations are built in a process
+pool, PDDL is written with string templates, and nothing is parsed or graded here — ``planetarium
+data check`` does that as a separate step.
 """
 
 from __future__ import annotations
@@ -16,25 +24,28 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import PlanetariumError
 from ..config import ConfigError
-from .config import DatasetConfig, DomainConfig
-from .problem_text import problem_pddl, shape_key
-from .splits import assign_splits
+from ..errors import PlanetariumError
+from ..pddl.problem import Problem
 from ..tasks import (
     DoesNotFit,
     DomainTasks,
+    Instance,
     Layout,
     is_placeholder,
     param_key,
     same_kind_only,
 )
+from .config import DatasetConfig, DomainConfig, LayoutConfig
+from .leaks import problem_invariant
+from .problem_text import problem_pddl, shape_key
+from .splits import assign_splits
 
-#: (init_is_abstract, goal_is_abstract), in the order rows are emitted.
+#: (init_is_abstract, goal_is_abstract), in the order candidates are numbered.
 CLASSES = ((True, True), (True, False), (False, True), (False, False))
 
 #: Columns of a row, in file order (splits.py adds the split columns).
@@ -56,7 +67,13 @@ class Job:
     domain: str
     init: str
     goal: str
-    params: tuple[Any, ...]
+    params: tuple[Any, ...]  # the init layout's list, then the goal layout's
+    invariants: bool = False  # give each row its problem's leak-check invariant (splits.py)
+
+
+#: What one parameter of a job gave: its number of candidates, and the rows among them (none
+#: when the parameter repeats an earlier one of the job: its candidates are all duplicates).
+Built = tuple[int, list[dict]]
 
 
 def domain_tasks(name: str) -> DomainTasks:
@@ -69,7 +86,7 @@ def domain_tasks(name: str) -> DomainTasks:
     return tasks
 
 
-def _layout_params(layout: Layout, chosen) -> list[Any]:
+def _layout_params(layout: Layout, chosen: LayoutConfig | None) -> list[Any]:
     if chosen is not None and chosen.params is not None:
         return list(chosen.params)
     if layout.space is None:
@@ -79,8 +96,19 @@ def _layout_params(layout: Layout, chosen) -> list[Any]:
     return list(layout.space(**(chosen.space if chosen is not None else {})))
 
 
+def _fits(tasks: DomainTasks, init: Layout, goal: Layout, params: Sequence[Any]) -> bool:
+    """Whether some parameter builds a problem (usually the first one tried)."""
+    for param in {param_key(p): p for p in params}.values():
+        try:
+            tasks.build(init, goal, param)
+        except DoesNotFit:
+            continue
+        return True
+    return False
+
+
 def plan_jobs(domain: DomainConfig) -> list[Job]:
-    """The combinations of one domain, each with its parameter list (init's, then goal's)."""
+    """The combinations of one domain that have rows, in generation order."""
     tasks = domain_tasks(domain.name)
     known = tasks.layout_by_name
     selected = domain.layouts if domain.layouts is not None else {name: None for name in known}
@@ -91,120 +119,181 @@ def plan_jobs(domain: DomainConfig) -> list[Job]:
         raise ConfigError(
             f"{domain.name}: unknown layout(s) {sorted(set(unknown))}; known: {sorted(known)}")
     params = {name: _layout_params(known[name], chosen) for name, chosen in selected.items()}
+    # Only a domain held out in part has training rows that may be test problems.
+    invariants = bool(domain.heldout) and all(rule.init or rule.goal for rule in domain.heldout)
     jobs = []
-    for init, goal in tasks.combinations():
-        if init.name not in params or goal.name not in params:
-            continue
-        seen: dict[str, Any] = {}
-        for param in params[init.name] + params[goal.name]:
-            seen.setdefault(param_key(param), param)
-        if seen:
-            jobs.append(Job(domain.name, init.name, goal.name, tuple(seen.values())))
+    for init, goal in tasks.combinations(list(selected)):
+        candidates = params[init.name] + params[goal.name]
+        if _fits(tasks, init, goal, candidates):
+            jobs.append(Job(domain.name, init.name, goal.name, tuple(candidates), invariants))
     return jobs
 
 
-def param_slug(param: Any) -> str:
-    """A parameter as a PDDL-name-safe suffix: ``[2, 3] -> "2_3"``."""
-    return re.sub(r"[^A-Za-z0-9]+", "_", param_key(param)).strip("_")
+def param_slug(key: str) -> str:
+    """A parameter (by its :func:`~planetarium.tasks.param_key`) as a PDDL-name-safe suffix:
+    ``[2, 3] -> "2_3"``."""
+    return _NOT_NAME.sub("_", key).strip("_")
+
+
+_NOT_NAME = re.compile(r"[^A-Za-z0-9]+")
 
 
 _TASKS_CACHE: dict[str, DomainTasks] = {}
 
 
-def build_job(job: Job) -> list[dict]:
-    """All rows of one combination (without ids, de-duplication or splits)."""
+def _candidates(job: Job, init: Layout, goal: Layout, key: str, instance: Instance,
+                typed: bool) -> list[dict]:
+    """One problem's candidate rows, each with its de-duplication key under ``"_key"``."""
+    problem = f"{init.name}_to_{goal.name}_{param_slug(key)}"
+    pddl = problem_pddl(problem, job.domain, instance, typed)
+    sides = {
+        # side -> abstract? -> (text, what it says)
+        "init": {True: (instance.init_abstract, instance.init_abstract_key),
+                 False: (instance.init_explicit, None)},
+        "goal": {True: (instance.goal_abstract, instance.goal_abstract_key),
+                 False: (instance.goal_explicit, None)},
+    }
+    init_size = instance.init_size if instance.init_size is not None else len(instance.init)
+    goal_size = instance.goal_size if instance.goal_size is not None else len(instance.goal)
+    invariant = _invariant(job.domain, instance) if job.invariants else None
+    classes = [c for c in CLASSES if c[0] == c[1]] if same_kind_only(init, goal) else CLASSES
+    rows = []
+    for init_abs, goal_abs in classes:
+        init_text, init_key = sides["init"][init_abs]
+        goal_text, goal_key = sides["goal"][goal_abs]
+        rows.append({
+            "_key": (init_text if init_key is None else init_key,
+                     goal_text if goal_key is None else goal_key),
+            "_invariant": invariant,
+            "id": 0,
+            "name": f"{job.domain}_{problem}",
+            "domain": job.domain,
+            "init": init.name,
+            "goal": goal.name,
+            "num_objects": len(instance.objects),
+            "problem_pddl": pddl,
+            "natural_language": f"{init_text}\n{goal_text}",
+            "init_is_abstract": init_abs,
+            "init_num_propositions": init_size,
+            "goal_is_abstract": goal_abs,
+            "goal_num_propositions": goal_size,
+            "is_placeholder": is_placeholder(init, goal, init_abs, goal_abs),
+        })
+    return rows
+
+
+def _invariant(domain: str, instance: Instance) -> int | None:
+    from ..domains import get_domain
+
+    types = instance.object_types or ("object",) * len(instance.objects)
+    problem = Problem("", domain, instance.objects, types, frozenset(instance.init),
+                      frozenset(instance.goal))
+    return problem_invariant(problem, get_domain(domain))
+
+
+def build_job(job: Job) -> list[Built]:
+    """Every parameter's candidates of one combination, in order (ids and de-duplication
+    come later)."""
     tasks = _TASKS_CACHE.get(job.domain)
     if tasks is None:
         tasks = _TASKS_CACHE[job.domain] = domain_tasks(job.domain)
     init, goal = tasks.layout_by_name[job.init], tasks.layout_by_name[job.goal]
-    classes = [c for c in CLASSES if c[0] == c[1]] if same_kind_only(init, goal) else CLASSES
-    rows = []
+    built: list[Built] = []
+    counts: dict[str, int] = {}
     for param in job.params:
+        key = param_key(param)
+        if key in counts:  # the same parameter again (e.g. swap -> swap lists it twice)
+            built.append((counts[key], []))
+            continue
         try:
             instance = tasks.build(init, goal, param)
         except DoesNotFit:
+            counts[key] = 0
+            built.append((0, []))
             continue
-        problem = f"{init.name}_to_{goal.name}_{param_slug(param)}"
-        pddl = problem_pddl(problem, job.domain, instance, tasks.typed)
-        texts = {
-            (True, True): (instance.init_abstract, instance.goal_abstract),
-            (False, False): (instance.init_explicit, instance.goal_explicit),
-            (True, False): (instance.init_abstract, instance.goal_explicit),
-            (False, True): (instance.init_explicit, instance.goal_abstract),
-        }
-        for init_abs, goal_abs in classes:
-            init_text, goal_text = texts[(init_abs, goal_abs)]
-            rows.append({
-                "id": 0,
-                "name": f"{job.domain}_{problem}",
-                "domain": job.domain,
-                "init": init.name,
-                "goal": goal.name,
-                "num_objects": len(instance.objects),
-                "problem_pddl": pddl,
-                "natural_language": f"{init_text}\n{goal_text}",
-                "init_is_abstract": init_abs,
-                "init_num_propositions": len(instance.init),
-                "goal_is_abstract": goal_abs,
-                "goal_num_propositions": len(instance.goal),
-                "is_placeholder": is_placeholder(init, goal, init_abs, goal_abs),
-            })
-    return rows
+        rows = _candidates(job, init, goal, key, instance, tasks.typed)
+        counts[key] = len(rows)
+        built.append((len(rows), rows))
+    return built
 
 
-def _run_jobs(jobs: list[Job], workers: int) -> Iterator[list[dict]]:
+def _run_jobs(jobs: list[Job], workers: int) -> Iterator[list[Built]]:
     if workers <= 1 or len(jobs) <= 1:
         yield from map(build_job, jobs)
         return
     # Largest combinations first keeps both workers busy to the end; results are re-ordered.
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].params))
-    results: dict[int, list[dict]] = {}
+    results: dict[int, list[Built]] = {}
     next_out = 0
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        for index, rows in pool.imap_unordered(_indexed_build, [(i, jobs[i]) for i in order]):
-            results[index] = rows
+        for index, built in pool.imap_unordered(_indexed_build, [(i, jobs[i]) for i in order]):
+            results[index] = built
             while next_out in results:
                 yield results.pop(next_out)
                 next_out += 1
 
 
-def _indexed_build(item: tuple[int, Job]) -> tuple[int, list[dict]]:
+def _indexed_build(item: tuple[int, Job]) -> tuple[int, list[Built]]:
     return item[0], build_job(item[1])
 
 
+class _TextCheck:
+    """Candidates sharing one of our texts must share a shape (an abstract text leaves the
+    numbering open, nothing more): else the text would not say which problem it means.
+    Dropped candidates count too: ours may be told apart by keys while their texts are not."""
+
+    def __init__(self, domain: str) -> None:
+        self.domain = domain
+        self.first: dict[str, dict] = {}
+
+    def add(self, row: dict) -> None:
+        earlier = self.first.setdefault(row["natural_language"], row)
+        if (earlier is row or earlier["problem_pddl"] == row["problem_pddl"]
+                or not (row["init_is_abstract"] or row["goal_is_abstract"])):
+            return  # explicit texts state every atom: one text, one problem
+        if shape_key(earlier["problem_pddl"]) != shape_key(row["problem_pddl"]):
+            raise GenerationError(f"{self.domain}: two different problems share one text "
+                                  f"({earlier['name']} and {row['name']}):\n{row['natural_language']}")
+
+
+def _usable_cpus() -> int:
+    """The CPUs this process may run on (``taskset``, container limits), not the machine's."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def generate(config: DatasetConfig, *, workers: int | None = None, progress: bool = False) -> list[dict]:
-    """Every row of the dataset, with ids (from 1, in generation order) and split columns."""
+    """Every row of the dataset, with ids (the candidate numbers) and split columns."""
     per_domain = [(domain, plan_jobs(domain)) for domain in config.domains]
     jobs = [job for _, domain_jobs in per_domain for job in domain_jobs]
-    workers = workers if workers is not None else min(len(jobs), os.cpu_count() or 1)
+    workers = workers if workers is not None else min(len(jobs), _usable_cpus())
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(jobs), desc="combinations", unit="comb")
-    rows: list[dict] = []
+        bar = tqdm(total=len(jobs), desc="building combinations", unit="comb")
+    rows: dict[str, list[dict]] = {}
     results = _run_jobs(jobs, workers)
+    next_id = 1
     for domain, domain_jobs in per_domain:
-        texts: dict[str, dict] = {}
-        domain_rows = []
+        said: set[tuple] = set()
+        texts = _TextCheck(domain.name)
+        kept = rows[domain.name] = []
         for _ in domain_jobs:
-            for row in next(results):
-                text = row["natural_language"]
-                first = texts.get(text)
-                if first is not None:
-                    if ((row["init_is_abstract"] or row["goal_is_abstract"])
-                            and shape_key(first["problem_pddl"]) != shape_key(row["problem_pddl"])):
-                        raise GenerationError(
-                            f"{domain.name}: two different problems share one text "
-                            f"(second: {row['name']}):\n{row['natural_language']}")
-                    continue
-                texts[text] = row
-                row["id"] = len(rows) + len(domain_rows) + 1
-                domain_rows.append(row)
+            for count, candidates in next(results):
+                for offset, row in enumerate(candidates):
+                    texts.add(row)
+                    key = row.pop("_key")
+                    if key not in said:
+                        said.add(key)
+                        row["id"] = next_id + offset
+                        kept.append(row)
+                next_id += count
             if bar is not None:
                 bar.update()
-        assign_splits(domain_rows, domain, config)
-        rows.extend(domain_rows)
     if bar is not None:
         bar.close()
-    return rows
+    assign_splits(rows, config, progress=progress)
+    return [row for domain_rows in rows.values() for row in domain_rows]

@@ -1,13 +1,15 @@
-"""Deterministic splits, per domain: random folds, held-out combinations, size and abstraction.
+"""Deterministic splits: random folds, held-out combinations, size and abstraction.
 
-* **random**: the domain's ids, sorted, are shuffled with ``random.Random(seed)`` and dealt
-  round-robin into ``folds`` folds; fold ``test_fold`` is "test".  Each domain gets a fresh
-  generator seeded alike, so adding or resizing one domain never reshuffles another.
+* **random** (the published generator's split): one ``random.Random(seed)`` for the whole
+  dataset; domain by domain in name order, the domain's ids, sorted, are shuffled with it and
+  dealt round-robin into ``folds`` folds; fold ``test_fold`` is "test".  With the published
+  ids this gives the published folds.
 * **heldout**: a row is "test" when its (init, goal) layouts match a configured rule — whole
-  combinations are held out, so a model is tested on task shapes it never trained on.  Layouts
-  can coincide on degenerate parameters (inverting towers of height 1 leaves them as they are;
-  drop_and_pickup with nothing held is pickup), so a row outside the rules whose problem is
-  also a test problem is "excluded" rather than "train": training on it would leak the test.
+  combinations are held out, so a model is tested on task shapes it never trained on.  A row
+  outside the rules whose problem is a test problem up to renaming objects (:mod:`.leaks`:
+  inverting towers of height 1 leaves them as they are, say) is "excluded" rather than
+  "train": training on it would leak the test.  The published dataset had no such column; its
+  train split is our train plus excluded.
 * **size** and **abstraction** are functions of a row's columns (:func:`size_bin`,
   :func:`abstraction`), used by the report and by :func:`select`.
 """
@@ -18,28 +20,68 @@ import random
 from itertools import pairwise
 
 from .config import DatasetConfig, DomainConfig
-from .problem_text import problem_key
+from .leaks import LeakFinder, problem_invariant
+from .problem_text import read_generated
 
 ABSTRACTION_CLASSES = ("explicit_to_explicit", "explicit_to_abstract",
                        "abstract_to_explicit", "abstract_to_abstract")
 
 
-def assign_splits(rows: list[dict], domain: DomainConfig, config: DatasetConfig) -> None:
-    """Add ``random_fold``, ``split_random`` and ``split_heldout`` to one domain's rows."""
-    ids = sorted(row["id"] for row in rows)
-    random.Random(config.seed).shuffle(ids)
-    fold_of = {row_id: i % config.folds for i, row_id in enumerate(ids)}
+def assign_splits(rows: dict[str, list[dict]], config: DatasetConfig, *, progress: bool = False) -> None:
+    """Add ``random_fold``, ``split_random`` and ``split_heldout`` to every domain's rows."""
+    assign_random(rows, config.seed, config.folds, config.test_fold)
+    for domain in config.domains:
+        assign_heldout(rows[domain.name], domain, progress=progress)
+
+
+def assign_random(rows: dict[str, list[dict]], seed: int, folds: int, test_fold: int) -> None:
+    """The random folds (module docstring); ``rows`` maps domain names to their rows."""
+    rng = random.Random(seed)
+    for name in sorted(rows):
+        ids = sorted(row["id"] for row in rows[name])
+        rng.shuffle(ids)
+        fold_of = {row_id: i % folds for i, row_id in enumerate(ids)}
+        for row in rows[name]:
+            row["random_fold"] = fold = fold_of[row["id"]]
+            row["split_random"] = "test" if fold == test_fold else "train"
+
+
+def assign_heldout(rows: list[dict], domain: DomainConfig, *, progress: bool = False) -> None:
+    """``split_heldout`` of one domain's rows: test, train, or excluded (module docstring).
+
+    Rows may carry their problem's leak-check invariant under ``"_invariant"`` (the generator
+    computes it where it builds the problem); it is removed here, and computed for rows
+    without it.
+    """
+    from ..domains import get_domain
+
     held = [any(rule.matches(row["init"], row["goal"]) for rule in domain.heldout) for row in rows]
-    test_problems = {problem_key(row["problem_pddl"]) for row, h in zip(rows, held) if h}
-    for row, h in zip(rows, held):
-        fold = fold_of[row["id"]]
-        row["random_fold"] = fold
-        row["split_random"] = "test" if fold == config.test_fold else "train"
-        if h:
-            row["split_heldout"] = "test"
-        else:
-            leaks = problem_key(row["problem_pddl"]) in test_problems
-            row["split_heldout"] = "excluded" if leaks else "train"
+    given = [row.pop("_invariant", _MISSING) for row in rows]
+    leaked: set[str] = set()
+    if any(held) and not all(held):
+        kind = get_domain(domain.name)
+        invariant: dict[str, int | None] = {}
+        for row, value in zip(rows, given, strict=True):
+            pddl = row["problem_pddl"]
+            if pddl not in invariant:
+                invariant[pddl] = (problem_invariant(read_generated(pddl), kind) if value is _MISSING
+                                   else value)
+        test = dict.fromkeys(r["problem_pddl"] for r, h in zip(rows, held, strict=True) if h)
+        outside = dict.fromkeys(r["problem_pddl"] for r, h in zip(rows, held, strict=True) if not h)
+        finder = LeakFinder(kind, ((read_generated(pddl), invariant[pddl]) for pddl in test))
+        candidates = [pddl for pddl in outside if finder.may_be_test_problem(invariant[pddl])]
+        if progress:
+            from tqdm import tqdm
+
+            candidates = tqdm(candidates, desc=f"{domain.name}: held-out leak check", unit="problem")
+        leaked = {pddl for pddl in candidates
+                  if finder.is_test_problem(read_generated(pddl), invariant[pddl])}
+    for row, h in zip(rows, held, strict=True):
+        row["split_heldout"] = "test" if h else "excluded" if row["problem_pddl"] in leaked else "train"
+
+
+#: Marks a row without a leak-check invariant (``None`` is one: no goal state is reachable).
+_MISSING = object()
 
 
 def abstraction(row: dict) -> str:

@@ -20,6 +20,14 @@ Vocabulary, as in the published dataset:
 * every built :class:`Instance` gives rise to up to four rows, one per **abstractness class**
   (explicit/abstract init x explicit/abstract goal).  A combination involving a *strict* or
   *tied* layout only gets the two same-kind classes, and its rows are never placeholder rows.
+* rows are **de-duplicated** per domain by what their two texts say: a row whose init text and
+  goal text say what an earlier row's say is dropped (the published generator's rule, whose
+  text column was unique).  What a text says is the text itself, unless the instance gives a
+  key for it (:attr:`Instance.init_abstract_key`, :attr:`Instance.goal_abstract_key`).  The
+  built-in domains reproduce the published dataset while writing better texts, so their
+  abstract texts carry as key what the *published* abstract text of the layout stated (its
+  equal_towers goal, say, stated only the number of towers); their explicit texts need no key,
+  because they state the same atoms in the same order as the published ones did.
 
 Example (a toy domain with one parameterised layout)::
 
@@ -57,7 +65,7 @@ arguments (``space: {max_blocks: 25}``); a layout not named in the configuration
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -107,6 +115,11 @@ class Instance:
 
     ``objects`` are in declaration order; ``object_types`` is ``None`` for untyped domains,
     else aligned with ``objects``.  ``init``/``goal`` keep the order the texts use.
+
+    ``init_abstract_key`` / ``goal_abstract_key``: what the abstract texts say, for
+    de-duplication, when that is not the texts themselves (see the module docstring).
+    ``init_size`` / ``goal_size``: the proposition counts of the dataset's size columns when
+    they are not ``len(init)`` / ``len(goal)`` (a domain reproducing published counts).
     """
 
     objects: tuple[str, ...]
@@ -117,6 +130,10 @@ class Instance:
     init_abstract: str
     goal_abstract: str
     object_types: tuple[str, ...] | None = None
+    init_abstract_key: Hashable | None = None
+    goal_abstract_key: Hashable | None = None
+    init_size: int | None = None
+    goal_size: int | None = None
 
 
 @dataclass(frozen=True)
@@ -152,8 +169,9 @@ class ExplicitTemplates:
 
     def instance(self, *, objects: Sequence[str], init: Sequence[Atom], goal: Sequence[Atom],
                  init_abstract: str, goal_abstract: str,
-                 object_types: Sequence[str] | None = None) -> Instance:
-        """Build an :class:`Instance`, rendering both explicit texts with these templates."""
+                 object_types: Sequence[str] | None = None, **extra: Hashable | int | None) -> Instance:
+        """Build an :class:`Instance`, rendering both explicit texts with these templates;
+        ``extra`` are its optional keys and sizes (``init_abstract_key=...``)."""
         objs = tuple(objects)
         types = tuple(object_types) if object_types is not None else None
         return Instance(
@@ -161,6 +179,7 @@ class ExplicitTemplates:
             init_explicit=self.render(init, True, objs, types),
             goal_explicit=self.render(goal, False),
             init_abstract=init_abstract, goal_abstract=goal_abstract, object_types=types,
+            **extra,
         )
 
 
@@ -187,13 +206,17 @@ class DomainTasks:
             raise ValueError(f"{self.domain}: duplicate layout names in {names}")
         object.__setattr__(self, "layout_by_name", {lay.name: lay for lay in self.layouts})
 
-    def combinations(self) -> list[tuple[Layout, Layout]]:
-        """Every (init, goal) layout pair allowed by the kinds and the tied flags."""
+    def combinations(self, names: Sequence[str] | None = None) -> list[tuple[Layout, Layout]]:
+        """Every (init, goal) pair of the named layouts (default: all, in declaration order)
+        allowed by the kinds and the tied flags: init layouts in order, each with the goal
+        layouts in order (the published generator's loop, whose order decides which of two rows
+        saying the same is kept)."""
+        layouts = self.layouts if names is None else [self.layout_by_name[n] for n in names]
         pairs = []
-        for init in self.layouts:
+        for init in layouts:
             if not init.can_init:
                 continue
-            for goal in self.layouts:
+            for goal in layouts:
                 if not goal.can_goal or ((init.tied or goal.tied) and init is not goal):
                     continue
                 pairs.append((init, goal))

@@ -8,6 +8,7 @@ modules under ``planetarium/domains`` may use it.  Getting counts right ("1 robo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 _ORDINALS = (
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
@@ -56,7 +57,12 @@ def _numbered(name: str) -> tuple[str, int] | None:
 def name_list(names: Sequence[str]) -> str:
     """``"ball1, ball3 and ball4"``; more than three consecutively numbered names with one stem
     as a range, ``"ball3 to ball9"`` (the range says exactly which objects are meant)."""
-    names = list(names)
+    return _name_list(tuple(names))
+
+
+@cache
+def _name_list(names: tuple[str, ...]) -> str:
+    """Cached: the same object lists recur in tens of thousands of texts."""
     parts = [_numbered(n) for n in names]
     if (len(names) > 3 and all(parts) and len({p[0] for p in parts}) == 1
             and [p[1] for p in parts] == list(range(parts[0][1], parts[0][1] + len(names)))):

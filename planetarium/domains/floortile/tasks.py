@@ -1,17 +1,27 @@
 """Dataset layouts for Floor Tile: grids of tiles, robots with colours, patterns to paint.
 
 Tiles are numbered row by row from the top-left corner (``tile1``); ``(up x y)`` says x is
-directly above y and ``(right x y)`` says x is directly right of y.  One helper lays out every
-grid, so goal patterns can never be transposed against the init (the published checkerboard
-was, on non-square grids).
+directly above y and ``(right x y)`` says x is directly right of y.
 
-Parameters:
+Parameters (the published generator's, renamed and without its redundant counts):
 
 * grid and rings: ``{"grid": [rows, cols], "colors": n, "robots": [{"at": [row, col],
   "color": k}, ...]}`` (0-based positions and colour indices); every colour is available.
 * disconnected_rows: ``{"rows": [length, ...]}``: row i is joined by ``right`` only, robot i
   stands on its left end holding colour i, and no colour is available, so each robot must
   paint its own row's ends with its own colour.
+
+Each layout builds the published generator's state, atoms in its order (the explicit texts
+list them in that order, one sentence each, as the published ones did): a grid lists per tile
+its ``right`` then its ``up`` fact, then per robot its colour and tile, then the available
+colours (rings: colours, robots, tiles).  The published goals' rules, inferred where its code
+is not public from its row counts: rings only from a rings start (a square grid with a colour
+for each ring); checkerboard with exactly two colours; all_different with one colour per tile;
+paint_all with two or three colours (all in color1); paint_x on a square grid with one or two
+colours.  One departure: the published checkerboard laid its pattern out with rows and columns
+swapped, so on a grid whose row length is even it painted neighbouring tiles alike; ours is a
+checkerboard on every grid.  The published paint_x goal listed the centre tile of an odd grid
+on both diagonals; ours states it once, and the size column counts it twice as published.
 
 Every problem is solvable by construction: grids are connected and have at least two tiles (a
 robot paints a neighbour, never its own tile), every colour is held or available, and a
@@ -20,7 +30,7 @@ disconnected row has at least two tiles (a one-tile row cannot be painted).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -91,18 +101,27 @@ class _Grid:
     def n_rings(self) -> int:
         return (self.rows + 1) // 2
 
-    def init_atoms(self) -> list[Atom]:
+    def tile_atoms(self) -> list[Atom]:
+        """Per tile, row by row: its ``right`` fact (it is right of its left neighbour), then
+        its ``up`` fact (the tile above it is up of it)."""
         atoms: list[Atom] = []
         for r, c in self.cells():
-            if c + 1 < self.cols:
-                atoms.append(("right", self.tile(r, c + 1), self.tile(r, c)))
-            if r + 1 < self.rows:
-                atoms.append(("up", self.tile(r, c), self.tile(r + 1, c)))
-        for name, robot in zip(self.robot_names, self.robots):
-            atoms += [("robot-at", name, self.tile(robot.row, robot.col)),
-                      ("robot-has", name, self.colors[robot.color])]
-        atoms += [("available-color", color) for color in self.colors]
+            if c > 0:
+                atoms.append(("right", self.tile(r, c), self.tile(r, c - 1)))
+            if r > 0:
+                atoms.append(("up", self.tile(r - 1, c), self.tile(r, c)))
         return atoms
+
+    def robot_atoms(self) -> list[Atom]:
+        return [atom for name, robot in zip(self.robot_names, self.robots, strict=True)
+                for atom in (("robot-has", name, self.colors[robot.color]),
+                             ("robot-at", name, self.tile(robot.row, robot.col)))]
+
+    def color_atoms(self) -> list[Atom]:
+        return [("available-color", color) for color in self.colors]
+
+    def robots_key(self) -> tuple[tuple[int, int, int], ...]:
+        return tuple((robot.row, robot.col, robot.color) for robot in self.robots)
 
     def where(self, row: int, col: int) -> str:
         """A tile and its place in words (row/column, or the corner it is)."""
@@ -116,7 +135,7 @@ class _Grid:
     def robots_text(self) -> str:
         return " ".join(
             f"{name} is at {self.where(robot.row, robot.col)} and has {self.colors[robot.color]}."
-            for name, robot in zip(self.robot_names, self.robots))
+            for name, robot in zip(self.robot_names, self.robots, strict=True))
 
     def objects_text(self) -> str:
         return (f"You have {plural(len(self.robots), 'robot')} ({_names(self.robot_names)}), "
@@ -131,18 +150,22 @@ def _names(names: Sequence[str]) -> str:
 _NUMBERING = "numbered row by row from the top-left corner"
 
 
-def _init_grid(grid: _Grid) -> str:
-    return (f"{grid.objects_text()}, arranged in a grid of {plural(grid.rows, 'row')} and "
+def _init_grid(grid: _Grid) -> tuple[list[Atom], str, Hashable]:
+    text = (f"{grid.objects_text()}, arranged in a grid of {plural(grid.rows, 'row')} and "
             f"{plural(grid.cols, 'column')}, {_NUMBERING}. {grid.robots_text()} "
             "Every color is available.")
+    return (grid.tile_atoms() + grid.robot_atoms() + grid.color_atoms(), text,
+            ("grid", grid.rows, grid.cols, grid.n_colors, grid.robots_key()))
 
 
-def _init_rings(grid: _Grid) -> str:
-    if not grid.square or grid.n_rings < 2 or grid.n_colors != grid.n_rings:
-        raise DoesNotFit("rings is a square grid with one colour per ring (at least two rings)")
-    return (f"{grid.objects_text()}, arranged in a {grid.rows}x{grid.cols} grid, {_NUMBERING}, "
+def _init_rings(grid: _Grid) -> tuple[list[Atom], str, Hashable]:
+    if not grid.square or grid.n_rings < 2 or grid.n_colors < grid.n_rings:
+        raise DoesNotFit("rings is a square grid of two rings or more with a colour for each ring")
+    text = (f"{grid.objects_text()}, arranged in a {grid.rows}x{grid.cols} grid, {_NUMBERING}, "
             f"that forms {grid.n_rings} concentric rings (the {ordinal(1)} ring is the border). "
             f"{grid.robots_text()} Every color is available.")
+    return (grid.color_atoms() + grid.robot_atoms() + grid.tile_atoms(), text,
+            ("rings", grid.rows, grid.n_colors, grid.robots_key()))
 
 
 # --- goals on a grid: grid -> (atoms, abstract text) ------------------------------------------
@@ -154,7 +177,7 @@ def _painted(grid: _Grid, color_of: Callable[[int, int], int]) -> list[Atom]:
 
 def _goal_rings(grid: _Grid) -> tuple[list[Atom], str]:
     order = join_words([f"the {ordinal(k + 1)} ring with {grid.colors[k]}" for k in range(grid.n_rings)])
-    return (_painted(grid, grid.ring),
+    return (grid.color_atoms() + _painted(grid, grid.ring),
             "Your goal is to paint each ring in its own color, counting from the border "
             f"inwards: {order}.")
 
@@ -177,30 +200,38 @@ def _goal_all_different(grid: _Grid) -> tuple[list[Atom], str]:
 
 
 def _goal_paint_all(grid: _Grid) -> tuple[list[Atom], str]:
+    if not 2 <= grid.n_colors <= 3:
+        raise DoesNotFit("paint_all takes two or three colors (the published rule)")
     return _painted(grid, lambda r, c: 0), "Your goal is to paint every tile with color1."
 
 
 def _goal_paint_x(grid: _Grid) -> tuple[list[Atom], str]:
+    """The two diagonals row by row (each row's left then right one) in color1, then, with two
+    colors, every other tile row by row in color2."""
     if not grid.square or grid.n_colors > 2:
         raise DoesNotFit("an X is painted on a square grid with one or two colors")
-
-    def color(row: int, col: int) -> int:
-        return 0 if row == col or row + col == grid.rows - 1 else 1
-
+    side = grid.rows
+    cross = list(dict.fromkeys((r, c) for r in range(side) for c in (r, side - 1 - r)))
+    atoms = [("painted", grid.tile(r, c), grid.colors[0]) for r, c in cross]
     if grid.n_colors == 1:
-        on_x = [("painted", grid.tile(r, c), grid.colors[0]) for r, c in grid.cells() if color(r, c) == 0]
-        return on_x, ("Your goal is to paint an X across the grid: every tile on the two "
-                      "diagonals with color1.")
-    return (_painted(grid, color),
-            "Your goal is to paint an X across the grid with color1 (every tile on the two "
-            "diagonals) and every other tile with color2.")
+        return atoms, ("Your goal is to paint an X across the grid: every tile on the two "
+                       "diagonals with color1.")
+    atoms += [("painted", grid.tile(r, c), grid.colors[1]) for r, c in grid.cells() if (r, c) not in cross]
+    return atoms, ("Your goal is to paint an X across the grid with color1 (every tile on the two "
+                   "diagonals) and every other tile with color2.")
+
+
+def _paint_x_size(grid: _Grid, goal: list[Atom]) -> int:
+    """The published goal count: the centre of an odd grid once per diagonal."""
+    return len(goal) + grid.rows % 2
 
 
 # --- disconnected rows ---------------------------------------------------------------------
 
 
-def _rows_problem(param: Param) -> tuple[list[str], list[Atom], list[Atom], str, str]:
-    """Objects, init, goal and both abstract texts of a disconnected-rows problem."""
+def _rows_problem(param: Param) -> tuple[list[str], list[Atom], list[Atom], str, str, Hashable]:
+    """Objects, init, goal, both abstract texts and the published init text's key (the row
+    lengths) of a disconnected-rows problem."""
     if not isinstance(param, Mapping) or "rows" not in param:
         raise DoesNotFit("not a disconnected-rows parameter")
     lengths = list(param["rows"])
@@ -212,9 +243,10 @@ def _rows_problem(param: Param) -> tuple[list[str], list[Atom], list[Atom], str,
     robots = [f"robot{k}" for k in range(1, len(rows) + 1)]
     colors = [f"color{k}" for k in range(1, len(rows) + 1)]
     init: list[Atom] = [("right", row[i + 1], row[i]) for row in rows for i in range(len(row) - 1)]
-    for robot, color, row in zip(robots, colors, rows):
-        init += [("robot-at", robot, row[0]), ("robot-has", robot, color)]
-    goal = [("painted", end, color) for color, row in zip(colors, rows) for end in (row[0], row[-1])]
+    for robot, color, row in zip(robots, colors, rows, strict=True):
+        init += [("robot-has", robot, color), ("robot-at", robot, row[0])]
+    goal = [("painted", end, color)
+            for color, row in zip(colors, rows, strict=True) for end in (row[0], row[-1])]
     described = "; ".join(
         f"row {k} is {join_words(row) if len(row) <= 3 else f'{row[0]} to {row[-1]}'}, where "
         f"{robots[k - 1]} stands on {row[0]} holding {colors[k - 1]}"
@@ -226,7 +258,8 @@ def _rows_problem(param: Param) -> tuple[list[str], list[Atom], list[Atom], str,
         f"before it: {described}. No color is available.")
     goal_text = ("Your goal is to paint both ends of each row (its first and last tile) with the "
                  "color of that row's robot.")
-    return robots + [t for row in rows for t in row] + colors, init, goal, init_text, goal_text
+    return (robots + [t for row in rows for t in row] + colors, init, goal, init_text, goal_text,
+            ("rows", tuple(lengths)))
 
 
 # --- explicit texts and the build entry point ----------------------------------------------
@@ -250,7 +283,10 @@ EXPLICIT = ExplicitTemplates(
     },
 )
 
-_GRID_INITS: dict[str, Callable[[_Grid], str]] = {"grid": _init_grid, "rings": _init_rings}
+_GRID_INITS: dict[str, Callable[[_Grid], tuple[list[Atom], str, Hashable]]] = {
+    "grid": _init_grid,
+    "rings": _init_rings,
+}
 _GRID_GOALS: dict[str, Callable[[_Grid], tuple[list[Atom], str]]] = {
     "rings": _goal_rings,
     "checkerboard": _goal_checkerboard,
@@ -266,20 +302,25 @@ def _kind(name: str) -> str:
 
 def build(init: Layout, goal: Layout, param: Param) -> Instance:
     """One Floor Tile problem for ``init -> goal`` sized by ``param`` (or :class:`DoesNotFit`)."""
+    # The published goal texts were fixed sentences, but for paint_x's number of colours.
+    goal_key: Hashable = (goal.name,)
+    goal_size = None
     if init.name == "disconnected_rows":
-        objects, init_atoms, goal_atoms, init_text, goal_text = _rows_problem(param)
+        objects, init_atoms, goal_atoms, init_text, goal_text, init_key = _rows_problem(param)
     else:
         if goal.name == "rings" and init.name != "rings":
             raise DoesNotFit("painted rings need a rings layout")
         grid = _Grid.parse(param)
-        init_text = _GRID_INITS[init.name](grid)
+        init_atoms, init_text, init_key = _GRID_INITS[init.name](grid)
         goal_atoms, goal_text = _GRID_GOALS[goal.name](grid)
-        init_atoms = grid.init_atoms()
         objects = grid.robot_names + grid.tiles + grid.colors
+        if goal.name == "paint_x":
+            goal_key, goal_size = (goal.name, grid.n_colors), _paint_x_size(grid, goal_atoms)
     return EXPLICIT.instance(
         objects=objects, init=init_atoms, goal=goal_atoms,
         init_abstract=init_text, goal_abstract=goal_text,
         object_types=[_kind(o) for o in objects],
+        init_abstract_key=init_key, goal_abstract_key=goal_key, goal_size=goal_size,
     )
 
 
@@ -339,14 +380,14 @@ def _space_rows(max_rows: int = 4, max_length: int = 7) -> list[Param]:
 TASKS = DomainTasks(
     domain="floor-tile",
     layouts=(
-        Layout("grid", "init", space=_space_grid, summary="unpainted tiles in a rows x cols grid"),
-        Layout("rings", "both", space=_space_rings,
-               summary="a square grid seen as concentric rings; as a goal, each ring its own color"),
         Layout("disconnected_rows", "both", tied=True, space=_space_rows,
                summary="rows joined only left-to-right, one robot per row; paint both ends"),
+        Layout("rings", "both", space=_space_rings,
+               summary="a square grid seen as concentric rings; as a goal, each ring its own color"),
+        Layout("grid", "init", space=_space_grid, summary="unpainted tiles in a rows x cols grid"),
         Layout("checkerboard", "goal", summary="two colors in a checkerboard"),
         Layout("all_different", "goal", summary="every tile its own color"),
-        Layout("paint_all", "goal", summary="every tile in color1"),
+        Layout("paint_all", "goal", summary="every tile in color1 (two or three colors)"),
         Layout("paint_x", "goal", summary="an X on the diagonals (and the rest in a second color)"),
     ),
     build=build,
