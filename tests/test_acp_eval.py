@@ -66,3 +66,13 @@ def test_prompts_are_found_beside_the_dataset_folder(tmp_path):
     assert find_prompts(tmp_path / "dataset" / "app") == (tmp_path / "configs" / "tasks").resolve()
     with pytest.raises(AcpDataError, match="pass --prompts"):
         find_prompts(tmp_path.parent / "elsewhere")
+
+
+def test_the_command_module_imports_no_inference_stack():
+    import subprocess
+    import sys
+
+    code = ("import sys, planetarium.llm.cli, planetarium.llm.acp_run; print(' '.join(m for m in "
+            "('torch', 'transformers', 'vllm', 'datasets') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == []

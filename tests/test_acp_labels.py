@@ -162,3 +162,14 @@ def test_check_labels_command_prints_a_line_per_task_and_writes_the_report(tmp_p
     report = json.loads(out.read_text())
     assert set(report) == {"domains", "by_task", "by_task_and_domain", "questions"}
     assert report["domains"]["floor-tile"]["records"] == {"exact": 3, "refused": 1}
+
+
+def test_a_differing_static_fact_is_forgiven_only_when_no_action_can_use_it(items):
+    grid = [i for i in items if i.kind == "gen" and domain_key(i) == "grid"]
+    record = next(i for i in grid if "(conn f0-0f f0-1f) " in i.problem_pddl)
+    without = dataclasses.replace(record, problem_pddl=record.problem_pddl.replace(
+        "(conn f0-0f f0-1f) ", "", 1))  # the reader derives it from the grid; move can use it
+    known = learn([without] + [i for i in grid if i is not record])
+    assert known["grid"].verdicts["wrong"][0][0] == record.id and known["grid"].count("wrong") == 1
+    assert "conn f0-0f f0-1f" in known["grid"].verdicts["wrong"][0][1]
+    assert not known["grid"].supported

@@ -8,7 +8,9 @@ For every domain with generative records in the data, :func:`learn` collects:
   yes/no or multiple-choice context;
 * the action and atom descriptions the records list (:func:`.phrases.harvest`), plus atom
   descriptions induced from each record's goal sentence and PDDL goal
-  (:func:`induce_goal_templates`);
+  (:func:`induce_goal_templates`) and those of the reader's own single-fact state clauses
+  ("Place ?p has been visited", :meth:`.reader.Clause.template`), which the check below
+  validates with the rest of the reader;
 * the check of the action descriptions on every progression record (the action its question
   describes, read with them, must have the stored effects: ``right``, ``wrong``, ``unread``);
 * the verdict of the domain's reader (:mod:`.rules`) on *every* generative record: the reading
@@ -33,19 +35,11 @@ from dataclasses import dataclass, field
 from ..errors import PlanetariumError
 from ..pddl.domain import Atom, DomainDef, parse_domain
 from ..pddl.problem import Problem, read_problem
-from .data import AcpItem
+from .data import AcpDataError, AcpItem
 from .gold import as_step
 from .model import AcpTask
-from .phrases import Dictionary, PhraseError, Step, Template, harvest, normalize
-from .reader import (
-    GOAL,
-    DomainText,
-    ReadError,
-    compare,
-    read_context,
-    read_state,
-    split_context,
-)
+from .phrases import Dictionary, PhraseError, Template, harvest, normalize
+from .reader import GOAL, DomainText, ReadError, compare, read_context, split_context
 from .rules import READERS
 
 _PIECES = re.compile(r",\s+and\s+|,\s+|\s+and\s+")
@@ -63,6 +57,7 @@ class Domain:
     atoms: Dictionary
     verdicts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # kind -> (id, why)
     action_checks: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    conflict: str | None = None  # why the records cannot teach one reading (see learn)
 
     @property
     def records(self) -> int:
@@ -73,13 +68,15 @@ class Domain:
 
     @property
     def supported(self) -> bool:
-        return (self.text is not None and not self.verdicts.get("wrong")
+        return (self.text is not None and self.conflict is None and not self.verdicts.get("wrong")
                 and not self.action_checks.get("wrong")
                 and self.count("exact") + self.count("equivalent") > 0)
 
     def why_unsupported(self) -> str:
         if self.text is None:
             return f"no English reader for PDDL domain '{self.name}'"
+        if self.conflict is not None:
+            return self.conflict
         for what, checks, total in (("generative records", self.verdicts, self.records),
                                     ("described actions", self.action_checks,
                                      sum(map(len, self.action_checks.values())))):
@@ -93,33 +90,15 @@ class Domain:
         """The problem a context of this domain states (:class:`ReadError` if unreadable)."""
         if self.text is None:
             raise ReadError(self.why_unsupported())
-        return read_context(context, self.introduction, self.text, self.domain, self.read_facts)
-
-    def read_facts(self, phrase: str) -> list[Step]:
-        """Atoms a phrase states: by the atom descriptions, else by the state clauses.
-
-        The state clauses are the fallback because some descriptions ("Place loc-x0-y1 has been
-        visited") occur in no generative list but are sentences of the (validated) state reader.
-        """
-        try:
-            return self.atoms.read_list(phrase)
-        except PhraseError as err:
-            if self.text is None:
-                raise
-            try:
-                reading = read_state(phrase, self.text, self.domain, complete=False)
-            except ReadError:
-                raise err from None
-            if not reading.facts:
-                raise err from None
-            return sorted(reading.facts)
+        return read_context(context, self.introduction, self.text, self.domain,
+                            self.atoms.read_list)
 
 
 def domain_key(item: AcpItem) -> str:
     """The PDDL domain name of a generative record."""
     match = re.search(r"\(\s*domain\s+([^\s()]+)", item.domain_pddl or "", re.IGNORECASE)
     if match is None:
-        raise ReadError(f"question {item.id}: its PDDL domain has no name")
+        raise AcpDataError(f"question {item.id}: its PDDL domain has no name")
     return match.group(1).lower()
 
 
@@ -128,7 +107,7 @@ def introduction(contexts: list[str], text: DomainText | None) -> str:
     prefix = os.path.commonprefix([normalize(c) for c in contexts])
     prefix = prefix[:prefix.rfind(". ") + 1]
     if text is not None:
-        for _, pattern in text.compiled():
+        for _, pattern in text.compiled:
             match = pattern.search(prefix)
             if match:
                 prefix = prefix[:prefix.rfind(". ", 0, match.start()) + 1]
@@ -173,12 +152,13 @@ def _equivalent(read: Problem, truth: Problem, domain: DomainDef, with_goal: boo
     differ = read.init ^ truth.init
     if any(atom[0] not in domain.static_predicates for atom in differ):
         return False
-    return all(_never_used(atom, domain, read.init & truth.init) for atom in differ)
+    return all(_never_used(atom, domain, read.init | truth.init) for atom in differ)
 
 
 def _never_used(atom: Atom, domain: DomainDef, init: frozenset[Atom]) -> bool:
     """Every action instance with ``atom`` among its preconditions also needs an atom that is
-    false in ``init`` and that no action adds, so none of them is ever applicable."""
+    false in ``init`` (both initial states together) and that no action adds, so none of them
+    is ever applicable."""
     added = {a[0] for action in domain.actions.values() for a in action.add}
     for action in domain.actions.values():
         for pre in action.precondition:
@@ -256,9 +236,10 @@ def learn(items: Iterable[AcpItem]) -> dict[str, Domain]:
         try:
             domain = parse_domain(records[0].domain_pddl.lower())
         except PlanetariumError as err:
-            raise ReadError(f"domain {name}: cannot read its PDDL: {err}") from err
+            raise AcpDataError(f"domain {name}: cannot read its PDDL: {err}") from err
         text = READERS.get(name)
-        atoms: list[Template] = []
+        atoms = [c.template() for c in text.clauses] if text is not None else []
+        atoms = [t for t in atoms if t is not None]
         for record in records:
             atoms += harvest(record.context, "propositions")
             atoms += induce_goal_templates(record.context,
@@ -266,6 +247,9 @@ def learn(items: Iterable[AcpItem]) -> dict[str, Domain]:
         known = Domain(name, domain, text, introduction([r.context for r in records], text),
                        Dictionary(t for r in records for t in harvest(r.context, "actions")),
                        Dictionary(atoms))
+        variants = len({normalize(r.domain_pddl) for r in records})
+        if variants > 1:
+            known.conflict = f"its generative records hold {variants} different domain PDDLs"
         for record in records:
             kind, why = _verdict(known, record)
             known.verdicts.setdefault(kind, []).append((record.id, why))

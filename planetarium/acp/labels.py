@@ -12,7 +12,9 @@ decided with the exact machinery of the generative scorers:
 * ``areach``: some reachable state makes the action applicable;
 * ``val``: the sequence's first step that is no ground action of the task makes it *not valid*,
   else its first inapplicable step makes it *not applicable*, else it is *applicable but does
-  not achieve the goal* or *a plan*; "valid in this problem" asks for a plan;
+  not achieve the goal* or *a plan* (the four exclusive claims of the multiple-choice
+  questions); so the yes/no "valid in this problem" asks whether every step is an action of the
+  task — "a plan for the current state" is asked separately;
 * ``just``: removing the action (or the pair of consecutive actions) at some place where the
   plan has it leaves a plan;
 * ``land``: the fact holds now, or every plan makes it true (the goal is unreachable with it
@@ -34,7 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..errors import PlanetariumError
+from ..errors import PlanetariumError, ResourceLimitError
 from ..strips.validate import validate_plan
 from .data import AcpItem
 from .english import Domain, domain_of
@@ -80,7 +82,7 @@ class _Frame:
 
     def atoms(self, phrase: str) -> tuple[list[Step], str | None]:
         """The atoms a phrase states, and why one of them can never hold (wrong types)."""
-        steps = self.known.read_facts(phrase)
+        steps = self.known.atoms.read_list(phrase)
         for step in steps:
             self._objects(step)
         for step in steps:
@@ -90,6 +92,7 @@ class _Frame:
         return steps, None
 
     def plan(self, phrase: str) -> list[Step]:
+        """The steps of a quoted plan ("a, b, c": descriptions joined by commas)."""
         steps = self.known.actions.read_list(phrase, _PLAN_SEPARATORS)
         for step in steps:
             self._objects(step)
@@ -103,7 +106,7 @@ def _claim(verdict: Verdict | bool | str, yes: str) -> Claim:
     return Claim(True, yes) if verdict is True else Claim(False, verdict)
 
 
-# --- the seven tasks: question -> (judge of a phrase, the phrases) ------------------------------
+# --- the seven tasks: a question's match -> the judge of its phrase(s) ---------------------------
 
 def _app(frame: _Frame, match: re.Match) -> Judge:
     def judge(phrase: str) -> Claim:
@@ -167,7 +170,8 @@ _VAL_OUTCOMES = {"not valid": "The sequence is not valid",
                  "not applicable": "The sequence is not applicable",
                  "applicable": "The sequence is applicable, but does not achieve the goal",
                  "plan": "The sequence is a plan"}
-_VAL_BOOL = {"a plan for the current state": {"plan"}, "valid in this problem": {"plan"},
+_VAL_BOOL = {"a plan for the current state": {"plan"},
+             "valid in this problem": {"plan", "applicable", "not applicable"},
              "applicable in the current state": {"plan", "applicable"}}
 
 
@@ -353,6 +357,8 @@ def check_item(item: AcpItem, known: dict[str, Domain], budget: Budget) -> dict:
             status, reason = _outcome(item, _Frame(domain, model))
         except (ReadError, PhraseError) as err:
             status, reason = "unreadable", str(err)
+        except ResourceLimitError as err:  # grounding past the budget: no verdict either way
+            status, reason = "undecided", str(err)
         except PlanetariumError as err:  # the read problem breaks a rule of the STRIPS core
             status, reason = "unreadable", f"the read problem is not usable: {err}"
     return {"id": item.id, "task": item.task, "kind": item.kind, "domain": name,

@@ -96,8 +96,7 @@ class Dictionary:
 
     def __init__(self, templates: Iterable[Template]) -> None:
         unique = {(t.name, t.variables, t.text.lower()): t for t in templates}
-        # Longer texts first: a template that is a prefix of another must not win by order.
-        self.templates = sorted(unique.values(), key=lambda t: -len(t.text))
+        self.templates = [unique[k] for k in sorted(unique)]  # every one is tried: order is moot
 
     def __len__(self) -> int:
         return len(self.templates)
@@ -122,7 +121,28 @@ class Dictionary:
 
     def read_list(self, phrase: str, separators: tuple[str, ...] = SEPARATORS) -> list[Step]:
         """The steps of a phrase that joins several; :class:`PhraseError` unless one reading."""
-        return _only(self.read_all(phrase, separators), phrase)
+        readings = self.read_all(phrase, separators)
+        if not readings:
+            text = normalize(phrase).rstrip(".?")
+            done, rest = self.stuck(text, separators)
+            if done:
+                raise PhraseError(f"no known description matches '{_short(rest)}' (after {done} "
+                                  "readable one(s))")
+        return _only(readings, phrase)
+
+    def stuck(self, text: str, separators: tuple[str, ...]) -> tuple[int, str]:
+        """How many steps read from the start at most, and the text where reading stops."""
+        frontier, best, lowered = {0: 0}, (0, 0), text.lower()
+        for position in range(len(text)):
+            if position not in frontier:
+                continue
+            count = frontier[position]
+            best = max(best, (count, position))
+            for end, _ in self.matches_at(text, position):
+                for separator in separators:
+                    if lowered.startswith(separator, end):
+                        frontier.setdefault(end + len(separator), count + 1)
+        return best[0], text[best[1]:]
 
 
 def _only(readings: list, phrase: str):

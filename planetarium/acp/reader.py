@@ -25,10 +25,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
-from .phrases import PhraseError, Step, normalize
+from .phrases import PhraseError, Step, Template, normalize
 
 _LIST_SEP = r"(?:,\s+and\s+|,\s+|\s+and\s+)"
 GOAL = re.compile(r"\s*The goal is to reach a state where the following facts hold:\s*")
@@ -60,14 +61,14 @@ class Clause:
 
     ``pattern`` is a regular expression in which ``{x}`` stands for one object and ``{x+}`` for
     a list of objects ("a, b, and c").  ``facts`` are atoms over the placeholders
-    (``"at {cars} {loc}"``), one per combination of list items; ``types`` declare placeholders'
-    objects (``"{cars}:car"``).  ``handler`` covers shapes the two do not (lists of pairs,
-    numbered objects): it gets the match and the reading and adds to the reading itself.
+    (``"at {cars} {loc}"``), one per combination of list items.  ``handler`` covers what facts
+    do not (lists of pairs, numbered objects, refusals): it gets the match and the reading and
+    adds to the reading itself.  Objects get their types from the predicates they appear in
+    (:func:`object_types`) unless a handler declares them.
     """
 
     pattern: str
     facts: tuple[str, ...] = ()
-    types: tuple[str, ...] = ()
     handler: Callable[[re.Match, Reading], None] | None = None
 
     def compile(self, name: str) -> re.Pattern:
@@ -79,15 +80,24 @@ class Clause:
 
         return re.compile(re.sub(r"\{(\w+)(\+?)\}", placeholder, self.pattern))
 
+    def template(self) -> Template | None:
+        """The clause as an atom description (``Place ?p has been visited``), when it is plain
+        words around single objects and states one fact over them; else ``None``."""
+        fact = self.facts[0].split() if len(self.facts) == 1 else []
+        words = re.sub(r"\{\w+\}", "", self.pattern)
+        if self.handler or not fact or re.search(r"[\\()\[\]|?*+.^$]", words):
+            return None
+        names = re.findall(r"\{(\w+)\}", self.pattern)
+        args = [re.fullmatch(r"\{(\w+)\}", a) for a in fact[1:]]
+        if not all(args) or sorted(a.group(1) for a in args) != sorted(names):
+            return None
+        text = re.sub(r"\{(\w+)\}", r"?\1", self.pattern)
+        return Template(fact[0], tuple("?" + a.group(1) for a in args), text)
+
     def apply(self, match: re.Match, reading: Reading) -> None:
         values = {k: split_list(v) for k, v in match.groupdict().items() if v is not None}
         for fact in self.facts:
-            for atom in _expand(fact, values):
-                reading.facts.add(atom)
-        for declaration in self.types:
-            what, type_name = declaration.split(":")
-            for (name,) in _expand(what, values):
-                reading.declare(name, type_name)
+            reading.facts.update(_expand(fact, values))
         if self.handler is not None:
             self.handler(match, reading)
 
@@ -109,13 +119,19 @@ def _expand(template: str, values: dict[str, list[str]]) -> list[Atom]:
 
 @dataclass(frozen=True)
 class DomainText:
-    """How one domain's generator writes a state (see the module docstring)."""
+    """How one domain's generator writes a state (see the module docstring).
+
+    Clauses are applied in order, each to all of the text the ones before left unread; a
+    handler may rely on the clauses before it (visit-all removes unavailable cells from the
+    grid its first clause declared).
+    """
 
     domain: str  # the PDDL domain name of the generative records
     clauses: tuple[Clause, ...]
     objects: str = DIGITED  # what an object name looks like in this domain's sentences
     complete: Callable[[Reading, DomainDef], None] | None = None
 
+    @cached_property
     def compiled(self) -> list[tuple[Clause, re.Pattern]]:
         return [(c, c.compile(self.objects)) for c in self.clauses]
 
@@ -151,7 +167,7 @@ def read_state(state: str, text: DomainText, domain: DomainDef, complete: bool =
     """
     reading = Reading()
     rest = state
-    for clause, pattern in text.compiled():
+    for clause, pattern in text.compiled:
         for match in list(pattern.finditer(rest)):
             clause.apply(match, reading)
             rest = rest[:match.start()] + "\x00" * (match.end() - match.start()) + rest[match.end():]

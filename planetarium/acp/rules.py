@@ -1,15 +1,15 @@
 """How each ACPBench domain's generator writes a state in English: clauses and implicit facts.
 
 Written from the generative records (which pair each English context with its PDDL problem) and
-never trusted on that basis alone: :mod:`.labels` re-reads every generative record of a domain
-with these rules and uses a domain only when the reading reproduces the record's own problem.
+never trusted on that basis alone: :mod:`.english` re-reads every generative record of a domain
+with these rules and uses a domain only when no reading differs from the record's own problem.
 Each rule names the sentence it reads; what the English leaves out is added in ``complete``:
 
 * ferry: ``not-eq`` between distinct locations (the PDDL's static inequality);
 * blocksworld: ``clear`` for every block with nothing on it that the arm does not hold;
 * grid: the grid's 4-neighbour ``conn`` and ``open`` for every place not locked;
 * floortile: ``left``/``up`` as the inverses of the stated ``right``/``down``; both colours
-  available;
+  available (and "; is clear;", a list whose tile names the generator dropped, is refused);
 * grippers: a robot's two grippers are ``left1``/``right1`` (robot N: ``leftN``/``rightN``);
 * logistics: the airport of city N is location ``lN-0``;
 * rovers: every lander's channel is free; the modes are colour, high_res and low_res;
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..pddl.domain import DomainDef
@@ -51,7 +52,8 @@ def _grid_cells(match: re.Match) -> list[tuple[int, int]]:
     return list(itertools.product(range(int(match.group("x"))), range(int(match.group("y")))))
 
 
-def _neighbours(cells, name, predicate: str, reading: Reading) -> None:
+def _neighbours(cells: list[tuple[int, int]], name: Callable[[int, int], str], predicate: str,
+                reading: Reading) -> None:
     present = set(cells)
     for x, y in cells:
         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
