@@ -1,11 +1,15 @@
-"""Evidence for the ACP scorers on the ACPBench Hard dev split (all eight generative tasks).
+"""Evidence for the ACP scorers on the ACPBench (Hard) dev split.
 
-    python bench/acp_dev_evidence.py [DATASET_DIR] [--seconds 5]
+    python bench/acp_dev_evidence.py [DATASET_DIR] [--seconds 5] [--workers 2] [--labels-only]
 
 Prints: how the stored gold, ``None``, an empty answer and garbage score per task; whether
 every stored unreachable atom / unreachable action / landmark is confirmed by our certificates
 or search (and by which); and whether our own verdict equals the stored gold where that gold is
-complete (app, prog, val, nexta's opt).  Nothing is asserted: this is a measurement.
+complete (app, prog, val, nexta's opt).  Then the label check of the yes/no and multiple-choice
+questions (``planetarium acp check-labels``): the English reader's verdicts per domain, the
+statuses per task and per task and domain, every label found false or ambiguous, and how the
+"valid in this problem" labels read under the two possible meanings of "valid".  Nothing is
+asserted: this is a measurement.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from collections import Counter, defaultdict
 from planetarium.acp.data import load_items
 from planetarium.acp.gen import optimal_cost, score_gen
 from planetarium.acp.gold import as_step, render_gold
+from planetarium.acp.labelreport import check_labels, format_table, reader_lines, summarize
 from planetarium.acp.model import AcpTask, Budget
 from planetarium.acp.questions import described_action, question_plan
 from planetarium.strips.validate import validate_plan
@@ -55,13 +60,49 @@ def _perturbed(item, task) -> tuple[str, str] | None:
     return None
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("data", nargs="?", default="/work/shared/reference/acpbench/dataset")
-    parser.add_argument("--seconds", type=float, default=5.0)
-    args = parser.parse_args()
-    budget = Budget(seconds=args.seconds)
-    items = [i for i in load_items(args.data) if i.kind == "gen"]
+def labels(data: str, budget: Budget, workers: int) -> None:
+    """The label check of the yes/no and multiple-choice questions, as tables."""
+    start = time.perf_counter()
+    items = load_items(data)
+    known, rows = check_labels(items, budget, workers)
+    elapsed = time.perf_counter() - start
+    print("\nlabel check: the English reader on the generative records")
+    for line in reader_lines(known):
+        print("  " + line)
+    print(f"\nlabel check: {len(rows)} yes/no and multiple-choice questions in {elapsed:.1f}s "
+          f"({workers} worker(s)); slowest {max(r['seconds'] for r in rows):.2f}s")
+    print(format_table(summarize(rows, ("kind", "task")), ("kind", "task")))
+    print("\nper task and domain")
+    print(format_table(summarize(rows, ("task", "domain")), ("task", "domain")))
+    for row in rows:
+        if row["status"] in ("false", "ambiguous"):
+            print(f"  {row['status'].upper()}: {row['kind']}/{row['task']} {row['domain']} "
+                  f"{row['id']} (label {row['label']}): {row['reason']}")
+    unread = Counter(re.sub(r"'.*", "'...'", r["reason"])[:60]
+                     for r in rows if r["status"] == "unreadable")
+    print("\nunreadable, by reason: " + "; ".join(f"{k} x{v}" for k, v in unread.most_common()))
+    # "valid in this problem": every step an action of the task (our reading), or a plan?
+    by_id = {(i.kind, i.task, i.id): i for i in items}
+    meanings: Counter = Counter()
+    for row in rows:
+        question = by_id[(row["kind"], row["task"], row["id"])].question
+        if row["task"] != "val" or "valid in this problem" not in question:
+            continue
+        if row["status"] not in ("true", "false"):
+            meanings["unread"] += 1
+            continue
+        outcome = row["reason"].split(": ", 2)[1]
+        meanings["plan agrees"] += (outcome == "plan") == (row["label"] == "yes")
+        meanings["all-actions agrees"] += (outcome != "not valid") == (row["label"] == "yes")
+        meanings["read"] += 1
+    print("'valid in this problem' labels (read / agreeing if valid = a plan / if valid = every "
+          "step an action of the task / unread): " + " / ".join(
+              str(meanings[k]) for k in ("read", "plan agrees", "all-actions agrees", "unread")))
+
+
+def generative(data: str, budget: Budget, seconds: float) -> None:
+    """The generative tasks: gold, degenerate and perturbed answers, stored examples."""
+    items = [i for i in load_items(data) if i.kind == "gen"]
     table: dict[str, Counter] = defaultdict(Counter)
     stored: dict[str, Counter] = defaultdict(Counter)
     agree: dict[str, Counter] = defaultdict(Counter)
@@ -105,7 +146,7 @@ def main() -> None:
             result = validate_plan(task.domain, task.problem, question_plan(item.question))
             agree["val"][result.step == int(item.answer)] += 1
         if item.task == "nexta":
-            task.cache["deadline"] = time.monotonic() + args.seconds
+            task.cache["deadline"] = time.monotonic() + seconds
             try:
                 agree["nexta-opt"][optimal_cost(task) == int(item.answer["opt"])] += 1
             except Exception as err:  # noqa: BLE001 - a measurement: count, do not stop
@@ -124,6 +165,19 @@ def main() -> None:
     print("\nour verdict equals the stored gold")
     for key, counts in sorted(agree.items()):
         print(f"  {key:9} " + " ".join(f"{k}={v}" for k, v in sorted(counts.items(), key=str)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("data", nargs="?", default="/work/shared/reference/acpbench/dataset")
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--labels-only", action="store_true")
+    args = parser.parse_args()
+    budget = Budget(seconds=args.seconds)
+    if not args.labels_only:
+        generative(args.data, budget, args.seconds)
+    labels(args.data, budget, args.workers)
 
 
 if __name__ == "__main__":

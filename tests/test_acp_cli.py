@@ -115,7 +115,8 @@ def test_acp_modules_are_light():
     import subprocess
     import sys
 
-    code = ("import sys, planetarium.acp.cli, planetarium.acp.gen, planetarium.acp.prompts; "
+    code = ("import sys, planetarium.acp.cli, planetarium.acp.gen, planetarium.acp.prompts, "
+            "planetarium.acp.labelreport; "
             "print(' '.join(m for m in ('torch', 'transformers', 'vllm', 'datasets', 'lark', "
             "'planetarium.llm') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -11,7 +11,11 @@ second, and ``undecided`` (score ``None``) when the budget runs out, never a sil
 Modules: :mod:`.data` (reading files), :mod:`.answers` (the answer grammar), :mod:`.model`
 (one question's grounded task), :mod:`.gen` (the eight exact scorers), :mod:`.gold` (gold
 answers rendered in the prompt format), :mod:`.choice` (yes/no and multiple choice),
-:mod:`.report` (aggregates), :mod:`.cli` (``planetarium acp``).  Nothing heavy is imported here.
+:mod:`.report` (aggregates), :mod:`.cli` (``planetarium acp``).  The label check of the yes/no
+and multiple-choice questions, which carry English only: :mod:`.phrases` (action and atom
+descriptions), :mod:`.reader` and :mod:`.rules` (English contexts back into STRIPS),
+:mod:`.english` (what the generative records teach, checked on them), :mod:`.labels` (deciding
+one question), :mod:`.labelreport` (a whole folder).  Nothing heavy is imported here.
 """
 
 from __future__ import annotations

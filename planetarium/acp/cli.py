@@ -108,3 +108,54 @@ def report_command(results: tuple[str, ...], as_json: bool) -> None:
                 rows.append(row)
     summary = summarize(rows)
     click.echo(json.dumps(summary, indent=2) if as_json else format_table(summary))
+
+
+@acp_group.command("check-labels")
+@click.argument("data", type=click.Path(exists=True))
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
+              help="JSON report: the reader's checks per domain, the table, one row per question.")
+@click.option("--max-states", type=int, default=200_000, show_default=True,
+              help="Exact-search budget per question; beyond it a question is 'undecided'.")
+@click.option("--seconds", type=float, default=5.0, show_default=True,
+              help="Wall-clock search budget per question; beyond it 'undecided'.")
+@click.option("--workers", type=int, default=1, show_default=True,
+              help="Processes checking in parallel.")
+def check_labels_command(data: str, out_path: str | None, max_states: int, seconds: float,
+                         workers: int) -> None:
+    """Check every yes/no and multiple-choice label in DATA under our STRIPS semantics.
+
+    DATA must hold the generative records of the same domains: their PDDL teaches (and checks)
+    how each domain's English is read.  Prints the reader's checks per domain, one line per
+    task, and every label found false or ambiguous.
+    """
+    import time
+
+    from .data import load_items
+    from .labelreport import check_labels, domain_report, format_table, reader_lines, summarize
+    from .model import Budget
+
+    start = time.perf_counter()
+    try:
+        known, rows = check_labels(load_items(data), Budget(max_states, seconds), workers)
+    except (PlanetariumError, OSError) as err:
+        _fail(err)
+    for line in reader_lines(known):
+        click.echo(line)
+    by_task = summarize(rows, ("kind", "task"))
+    click.echo(format_table(by_task, ("kind", "task")))
+    for row in rows:
+        if row["status"] in ("false", "ambiguous"):
+            click.echo(f"{row['status'].upper()}: {row['kind']}/{row['task']} {row['domain']} "
+                       f"{row['id']} (label {row['label']}): {row['reason']}")
+    slowest = max(rows, key=lambda r: r["seconds"], default=None)
+    click.echo(f"{len(rows)} questions in {time.perf_counter() - start:.1f}s"
+               + (f"; slowest {slowest['kind']}/{slowest['task']} {slowest['id']} "
+                  f"{slowest['seconds']:.2f}s" if slowest else ""))
+    if out_path:
+        report = {"domains": domain_report(known), "by_task": by_task,
+                  "by_task_and_domain": summarize(rows), "questions": rows}
+        try:
+            with open(out_path, "w", encoding="utf-8") as out:
+                json.dump(report, out, indent=1)
+        except OSError as err:
+            _fail(err)

@@ -193,16 +193,28 @@ def _shortest(task: AcpTask, state, bound: int | None = None) -> int | None:
         return astar_length(ground, task.budget.max_states, bound, deadline)
 
 
-def _atom_reachable(task: AcpTask, atom: Step) -> Verdict | bool:
-    """True/False, or an undecided verdict; False only by certificate or exhaustive search."""
-    if atom in task.state:
+def reachable(task: AcpTask, atoms) -> Verdict | bool | str:
+    """Whether some reachable state holds every atom of ``atoms``.
+
+    ``True``; or why none can, as text (a certificate: delete relaxation or an h^2 mutex, or
+    the exhaustive search); or an ``undecided`` verdict when the search ran out of budget.
+    """
+    atoms = frozenset(atoms)
+    if atoms <= task.state:
         return True
-    if atom not in task.relaxed[1] or atom not in task.h2:
-        return False
+    missing = atoms - task.relaxed[1]
+    if missing:
+        return f"{_shows(missing)} never holds (not even delete-relaxed reachable)"
+    mutex = h2_mutex(task.h2, atoms)
+    if mutex:
+        if mutex[0] == mutex[1]:
+            return f"h^2 finds no way to reach {show(mutex[0])}"
+        return f"{_shows(set(mutex))} never hold together (h^2 mutex)"
     try:
-        return _search(task, [atom]) is not None
+        plan = _search(task, atoms)
     except ResourceLimitError as err:
-        return undecided(f"search for a state holding {show(atom)}: {err}")
+        return undecided(f"search for a state holding {_shows(atoms)}: {err}")
+    return True if plan is not None else "exhaustive search found no reachable state holding it"
 
 
 def _stored(item: AcpItem, key: str | None = None) -> set[Step]:
@@ -221,16 +233,13 @@ def score_reach(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) ->
     problem = task.atom_problem(atom)
     if problem:
         return wrong(f"{show(atom)} is not a proposition of the task: {problem}")
-    reachable = _atom_reachable(task, atom)
-    if isinstance(reachable, Verdict):
-        return reachable
-    if reachable:
+    verdict = reachable(task, [atom])
+    if isinstance(verdict, Verdict):
+        return verdict
+    if verdict is True:
         where = "holds in the current state" if atom in task.state else "a reachable state holds it"
         return wrong(f"reachable atom: {show(atom)} ({where})")
-    how = ("not even delete-relaxed reachable" if atom not in task.relaxed[1]
-           else "h^2 finds no way to reach it" if atom not in task.h2
-           else "exhaustive search found no reachable state holding it")
-    return right(f"{show(atom)} is unreachable: {how}")
+    return right(f"{show(atom)} is unreachable: {verdict}")
 
 
 def _none_reach(task: AcpTask) -> Verdict:
@@ -261,21 +270,10 @@ def _visited_atoms(task: AcpTask, plan) -> set:
     return seen
 
 
-def _action_reachable(task: AcpTask, step: Step) -> Verdict | bool | str:
-    action = task.action(step)
-    if action.pre <= task.state:
-        return True
-    missing = action.pre - task.relaxed[1]
-    if missing:
-        return f"precondition {_shows(missing)} never holds (not delete-relaxed reachable)"
-    mutex = h2_mutex(task.h2, action.pre)
-    if mutex:
-        return f"preconditions {_shows(set(mutex))} never hold together (h^2 mutex)"
-    try:
-        plan = _search(task, action.pre)
-    except ResourceLimitError as err:
-        return undecided(f"search for a state where {show(step)} applies: {err}")
-    return True if plan is not None else "exhaustive search found no state where it applies"
+def action_reachable(task: AcpTask, step: Step) -> Verdict | bool | str:
+    """Whether the ground action ``step`` is applicable in some reachable state (see
+    :func:`reachable`)."""
+    return reachable(task, task.action(step).pre)
 
 
 def score_areach(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
@@ -289,7 +287,7 @@ def score_areach(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -
     action = task.action(step)
     if isinstance(action, str):
         return wrong(f"{show(step)} is not a ground action of the task: {action}")
-    verdict = _action_reachable(task, step)
+    verdict = action_reachable(task, step)
     if isinstance(verdict, Verdict):
         return verdict
     if verdict is True:
@@ -311,7 +309,7 @@ def _none_areach(task: AcpTask) -> Verdict:
             return wrong(f"None, but {show(step)} can never become applicable (preconditions "
                          f"{_shows(set(mutex))} are h^2 mutex)")
     for step in steps:
-        verdict = _action_reachable(task, step)
+        verdict = action_reachable(task, step)
         if isinstance(verdict, Verdict):
             return undecided(f"None: {verdict.reason}")
         if verdict is not True:
@@ -319,7 +317,7 @@ def _none_areach(task: AcpTask) -> Verdict:
     return right("None: every ground action can become applicable")
 
 
-def _is_landmark(task: AcpTask, atom: Step) -> Verdict | tuple[bool, str]:
+def is_landmark(task: AcpTask, atom: Step) -> Verdict | tuple[bool, str]:
     instances, _ = task.relaxed
     if not task.problem.goal <= relaxed_closure(instances, task.state, [atom]):
         return True, "without it the goal is not even delete-relaxed reachable"
@@ -346,7 +344,7 @@ def score_land(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> 
     if atom in task.state or atom in task.problem.goal:
         where = "the current state" if atom in task.state else "the goal"
         return wrong(f"trivial: {show(atom)} holds in {where}")
-    verdict = _is_landmark(task, atom)
+    verdict = is_landmark(task, atom)
     if isinstance(verdict, Verdict):
         return verdict
     ok, why = verdict
@@ -365,7 +363,7 @@ def _none_land(task: AcpTask) -> Verdict:
     for atom in sorted(_visited_atoms(task, plan) - trivial):
         if atom[0] not in task.fluents:
             continue
-        verdict = _is_landmark(task, atom)
+        verdict = is_landmark(task, atom)
         if isinstance(verdict, Verdict):
             return undecided(f"None: {verdict.reason}")
         if verdict[0]:

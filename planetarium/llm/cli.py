@@ -1,4 +1,4 @@
-"""``planetarium eval run|grade|report``: a thin click layer over the runner, grader and report.
+"""``planetarium eval run|acp|grade|report``: a thin click layer over the runner, grader and report.
 
 Importing this module loads no torch, transformers or vLLM; the commands import them when run.
 Also runnable on its own as ``python -m planetarium.llm.cli`` (used by the resume test).
@@ -54,6 +54,46 @@ def run_command(config_path: str, out: str | None, settings: tuple[str, ...], **
     click.echo(
         f"{summary['run_dir']}: {summary['items']} items, {summary['skipped']} already done, "
         f"{summary['generated']} generated, {summary['errors']} refused by the server"
+    )
+
+
+@eval_group.command("acp")
+@click.argument("data", type=click.Path(exists=True))
+@click.option(
+    "--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False),
+    help="An eval config (backend, model, sampling); its dataset fields are not used.",
+)
+@click.option(
+    "--out", "out_path", required=True, type=click.Path(dir_okay=False),
+    help="Responses JSONL for 'planetarium acp score' (appended; a rerun resumes).",
+)
+@click.option(
+    "--prompts", type=click.Path(exists=True, file_okay=False),
+    help="The published prompt configs folder (default: configs/tasks next to DATA).",
+)
+@click.option("--task", "tasks", multiple=True,
+              type=click.Choice(["app", "prog", "reach", "areach", "val", "just", "land", "nexta"]),
+              help="Only these tasks (repeatable).")
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(["gen", "bool", "mcq"]),
+              help="Only these question kinds (repeatable).")
+@click.option("--limit", type=int, help="Only the first N selected questions.")
+@click.option("--model", help="Override the model path or id.")
+@click.option(
+    "--set", "settings", multiple=True, metavar="KEY=VALUE",
+    help="Override any config field, e.g. --set max_new_tokens=512.",
+)
+def acp_command(data: str, config_path: str, out_path: str, prompts: str | None,
+                tasks: tuple[str, ...], kinds: tuple[str, ...], limit: int | None,
+                model: str | None, settings: tuple[str, ...]) -> None:
+    """Ask the model ACPBench questions in DATA with the published 2-shot prompts."""
+    from .acp_run import run_acp
+    from .config import load_config
+
+    summary = run_acp(load_config(config_path, settings, model=model), data, out_path,
+                      prompts=prompts, tasks=tasks, kinds=kinds, limit=limit)
+    click.echo(
+        f"{summary['out']}: {summary['questions']} questions, {summary['skipped']} already "
+        f"answered, {summary['generated']} generated, {summary['errors']} refused by the server"
     )
 
 

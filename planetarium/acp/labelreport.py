@@ -1,0 +1,87 @@
+"""Checking every yes/no and multiple-choice label of a data folder, and the table it gives.
+
+:func:`check_labels` learns the domains from the folder's generative records
+(:func:`.english.learn`), then checks each yes/no and multiple-choice question
+(:func:`.labels.check_item`), in a process pool when asked: each question is independent and
+the searches are CPU-bound.  :func:`summarize` counts the statuses per kind, task and domain;
+``checked`` is what a verdict was reached on (true + false + ambiguous).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterable
+
+from .data import AcpItem
+from .english import Domain, learn
+from .labels import STATUSES, check_item
+from .model import Budget
+
+COLUMNS = ("n", "checked") + STATUSES
+
+
+def check_labels(items: Iterable[AcpItem], budget: Budget,
+                 workers: int = 1) -> tuple[dict[str, Domain], list[dict]]:
+    """The learned domains and one row per yes/no or multiple-choice question, in order."""
+    items = list(items)
+    known = learn(items)
+    questions = [i for i in items if i.kind in ("bool", "mcq")]
+    check = functools.partial(check_item, known=known, budget=budget)
+    if workers <= 1:
+        return known, [check(i) for i in questions]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return known, list(pool.map(check, questions, chunksize=8))
+
+
+def summarize(rows: list[dict], by: tuple[str, ...] = ("kind", "task", "domain")) -> list[dict]:
+    """Status counts per group (``by``: any of kind, task, domain), sorted."""
+    groups: dict[tuple, Counter] = {}
+    for row in rows:
+        key = tuple(str(row.get(k)) for k in by)
+        groups.setdefault(key, Counter())[row["status"]] += 1
+    out = []
+    for key, counts in sorted(groups.items()):
+        line = dict(zip(by, key, strict=True))
+        line["n"] = sum(counts.values())
+        line["checked"] = counts["true"] + counts["false"] + counts["ambiguous"]
+        line.update({status: counts[status] for status in STATUSES})
+        out.append(line)
+    return out
+
+
+def format_table(summary: list[dict], by: tuple[str, ...]) -> str:
+    widths = {"kind": 5, "task": 7, "domain": 17}
+    head = " ".join(f"{k:{widths[k]}}" for k in by) + " " + " ".join(f"{c:>10}" for c in COLUMNS)
+    lines = [head]
+    for row in summary:
+        lines.append(" ".join(f"{row[k]:{widths[k]}}" for k in by) + " "
+                     + " ".join(f"{row[c]:>10}" for c in COLUMNS))
+    return "\n".join(lines)
+
+
+def reader_lines(known: dict[str, Domain]) -> list[str]:
+    """One line per domain: how its reader did on the generative records."""
+    lines = []
+    for name, domain in known.items():
+        verdicts = ", ".join(f"{k} {domain.count(k)}" for k in ("exact", "equivalent", "refused",
+                                                                 "wrong") if domain.count(k))
+        actions = ", ".join(f"{k} {len(v)}" for k, v in sorted(domain.action_checks.items()))
+        state = "supported" if domain.supported else f"UNCHECKED: {domain.why_unsupported()}"
+        lines.append(f"{name:17} {domain.records:>3} generative records: {verdicts}; "
+                     f"described actions: {actions or 'none'}; {state}")
+    return lines
+
+
+def domain_report(known: dict[str, Domain]) -> dict[str, dict]:
+    """The reader's verdicts per domain, for the JSON report."""
+    return {name: {"supported": d.supported,
+                   "why_unsupported": None if d.supported else d.why_unsupported(),
+                   "records": {k: len(v) for k, v in d.verdicts.items()},
+                   "not_exact": {k: [{"id": i, "why": w} for i, w in v]
+                                 for k, v in d.verdicts.items() if k != "exact"},
+                   "action_checks": {k: len(v) for k, v in d.action_checks.items()},
+                   "action_descriptions": len(d.actions), "atom_descriptions": len(d.atoms)}
+            for name, d in known.items()}
