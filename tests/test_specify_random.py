@@ -54,16 +54,17 @@ class Sweep(NamedTuple):
 #: skipped): blocksworld 311/0/0 and 27/81/0, gripper 337/0/0 and 48/69/0, floor-tile 177/0/23,
 #: rover-single 237/19/0.  The draws are derandomized but not fixed: hypothesis also draws
 #: constants from the modules loaded so far, so the counts move with the tests that ran before
-#: (blocksworld well-formed: 285 to 311 seen).  The floors sit about 15% below the measurements.  Before the fallback was watched, the mutated sweeps compared the
+#: (blocksworld well-formed: 285 to 311 seen, gripper mutated: 34 to 48).  The floors sit well
+#: below the measurements; they are there to catch a closed form that stopped deciding.  Before the fallback was watched, the mutated sweeps compared the
 #: brute force with itself on 98 of 150 Blocks World and 90 of 150 Gripper examples.
 SWEEPS = {
     "blocksworld-well-formed": Sweep("blocksworld", blocksworld_specify, blocksworld_problems(),
                                      500, True, 250),
     "blocksworld-mutated": Sweep("blocksworld", blocksworld_specify,
-                                 blocksworld_problems(well_formed=False), 150, False, 20),
+                                 blocksworld_problems(well_formed=False), 150, False, 15),
     "gripper-well-formed": Sweep("gripper", gripper_specify, gripper_problems(), 500, True, 285),
     "gripper-mutated": Sweep("gripper", gripper_specify, gripper_problems(well_formed=False),
-                             150, False, 35),
+                             150, False, 25),
     # Painted tiles only accumulate, so a 2x3 grid with three colours has up to 2^18 states: the
     # largest examples are skipped rather than enumerated (a budget of 60,000 states skips 13
     # instead of 23 and takes six times longer).
