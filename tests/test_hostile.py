@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -25,6 +26,7 @@ GT = """(define (problem p) (:domain blocksworld) (:objects b1 b2)
   (:init (arm-empty) (on-table b1) (on b2 b1) (clear b2))
   (:goal (and (on-table b2) (on b1 b2))))"""
 WRONG = GT.replace("(on b1 b2)", "(on-table b1)")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args):
@@ -247,3 +249,63 @@ def test_an_internal_error_is_its_own_kind_and_exit_code(tmp_path, monkeypatch):
     gt.write_text(GT)
     pred.write_text(GT)
     assert run("grade", gt, pred).exit_code == 4
+
+
+# --- configuration values that used to reach tracebacks deep in the code ------------------------
+
+DATASET = "domains:\n  - name: blocksworld\n    layouts:\n      on_table: {{}}\n      {}\n"
+
+
+@pytest.mark.parametrize("layout, message", [
+    ("stack: {space: {max_blocks: many}}", "stack.space.max_blocks: expected a int like the default"),
+    ("stack: {space: {max_blockz: 3}}", "stack.space.max_blockz: unknown argument; layout 'stack' "
+                                        "takes max_blocks"),
+    ("tower: {params: [[-1, 2]]}", r"tower.params\[0\]: -1 is not in 0..1000"),
+    ("stack: {space: {max_blocks: 100000}}", "stack.space.max_blocks: 100000 is not in 0..1000"),
+    ("tower: {params: [[]]}", "parameter \\[\\]: a blocksworld parameter is a non-empty list"),
+    ("tower: {params: [[600, 600]]}", "1200 objects, over the limit of 1000"),
+])
+def test_dataset_config_values_are_refused_with_file_and_key(tmp_path, layout, message):
+    config = tmp_path / "d.yaml"
+    config.write_text(DATASET.format(layout))
+    start = time.monotonic()
+    result = run("data", "generate", "--config", config, "--out", tmp_path / "out", "--no-progress")
+    assert time.monotonic() - start < 30
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert str(config) in result.output
+    assert re.search(message, result.output), result.output
+
+
+def test_generate_never_overwrites_a_foreign_directory(tmp_path):
+    config = tmp_path / "d.yaml"
+    config.write_text(DATASET.format("stack: {space: {max_blocks: 3}}"))
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "README.md").write_text("my notes")
+    refused = run("data", "generate", "--config", config, "--out", foreign, "--no-progress")
+    assert refused.exit_code == 1 and "--force" in refused.output
+    assert (foreign / "README.md").read_text() == "my notes"
+    out = tmp_path / "out"
+    assert run("data", "generate", "--config", config, "--out", out, "--no-progress").exit_code == 0
+    again = run("data", "generate", "--config", config, "--out", out, "--no-progress")
+    assert again.exit_code == 0 and "replacing" in again.output
+    forced = run("data", "generate", "--config", config, "--out", foreign, "--no-progress", "--force")
+    assert forced.exit_code == 0
+
+
+def test_eval_and_finetune_configs_check_splits_and_datasets(tmp_path):
+    bad_split = run("eval", "run", "--config", ROOT / "eval" / "tiny.yaml", "--set", "splits=[bad]",
+                    "--out", tmp_path / "run")
+    assert bad_split.exit_code == 1 and "splits: expected known splits (unknown split 'bad'" in (
+        bad_split.output)
+    passwd = run("eval", "run", "--config", ROOT / "eval" / "tiny.yaml", "--set", "dataset=/etc/passwd",
+                 "--out", tmp_path / "run2")
+    assert passwd.exit_code == 1 and "not a dataset row" in passwd.output
+    finetune = run("finetune", "--config", ROOT / "finetune" / "tiny.yaml", "--set", "data.split=bogus")
+    assert finetune.exit_code == 1 and "data.split: expected a known split" in finetune.output
+    source = tmp_path / "rows.json"
+    source.write_text("{not json\n")
+    bad_source = run("finetune", "--config", ROOT / "finetune" / "tiny.yaml",
+                     "--set", f"data.source={source}", "--out", tmp_path / "ft")
+    assert bad_source.exit_code == 1 and "line 1: not a dataset row" in bad_source.output
+    assert "Traceback" not in bad_source.output

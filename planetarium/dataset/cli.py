@@ -26,13 +26,29 @@ def data_group() -> None:
 @click.option("--workers", type=int, default=None,
               help="Worker processes (default: the CPUs this process may use).")
 @click.option("--progress/--no-progress", default=True, show_default=True)
-def generate_command(config_path: str, out_dir: str, workers: int | None, progress: bool) -> None:
-    """Generate the dataset described by CONFIG into OUT."""
+@click.option("--force", is_flag=True, help="Write into OUT even if it holds other files.")
+def generate_command(config_path: str, out_dir: str, workers: int | None, progress: bool,
+                     force: bool) -> None:
+    """Generate the dataset described by CONFIG into OUT.
+
+    OUT must be new, empty, or an earlier output of this command (which is replaced, with a
+    word); anything else needs --force, so a README or data of someone else's is never
+    overwritten silently.
+    """
+    from ..config import ConfigError
     from ..errors import PlanetariumError
     from .config import load_config
     from .generator import generate
-    from .writer import write_dataset
+    from .writer import ROWS_FILE, write_dataset
 
+    out = Path(out_dir)
+    if out.is_dir() and any(out.iterdir()):
+        if not (out / ROWS_FILE).is_file() and not force:
+            raise click.ClickException(
+                f"{out_dir} is not empty and holds no {ROWS_FILE} (it is not a dataset this "
+                "command wrote): choose a new or empty directory, or pass --force to write into "
+                "it anyway")
+        click.echo(f"replacing the files of {out_dir}", err=True)
     start = time.monotonic()
     try:
         if progress:  # the full configuration takes seconds to read
@@ -40,6 +56,8 @@ def generate_command(config_path: str, out_dir: str, workers: int | None, progre
         config = load_config(config_path)
         rows = generate(config, workers=workers, progress=progress)
         write_dataset(rows, out_dir, config, progress=progress)
+    except ConfigError as err:
+        raise click.ClickException(str(err.at(config_path))) from err
     except PlanetariumError as err:
         raise click.ClickException(str(err)) from err
     click.echo(f"{len(rows):,} rows written to {out_dir} in {time.monotonic() - start:.1f} s", err=True)

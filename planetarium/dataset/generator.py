@@ -21,6 +21,7 @@ data check`` does that as a separate step.
 
 from __future__ import annotations
 
+import inspect
 import multiprocessing
 import os
 import re
@@ -44,6 +45,12 @@ from .config import DatasetConfig, DomainConfig, LayoutConfig
 from .leaks import problem_invariant
 from .problem_text import problem_pddl, shape_key
 from .splits import assign_splits
+
+#: Sizes a configuration may ask for: every integer in a parameter or a space argument, and the
+#: objects of one built problem.  The published dataset stays far below (at most 55 blocks); a
+#: typo such as ``max_blocks: 100000`` must fail at once, not run for hours.
+MAX_SIZE = 1_000
+MAX_OBJECTS = 1_000
 
 #: (init_is_abstract, goal_is_abstract), in the order candidates are numbered.
 CLASSES = ((True, True), (True, False), (False, True), (False, False))
@@ -86,21 +93,74 @@ def domain_tasks(name: str) -> DomainTasks:
     return tasks
 
 
-def _layout_params(layout: Layout, chosen: LayoutConfig | None) -> list[Any]:
+def _size_problem(value: Any) -> str | None:
+    """What is wrong with a JSON-like parameter value: sizes are integers in 0..MAX_SIZE."""
+    if isinstance(value, bool) or isinstance(value, float):
+        return f"{value!r} is not a count"
+    if isinstance(value, int):
+        return None if 0 <= value <= MAX_SIZE else f"{value} is not in 0..{MAX_SIZE}"
+    if isinstance(value, (list, tuple)):
+        return next(filter(None, map(_size_problem, value)), None)
+    if isinstance(value, dict):
+        return next(filter(None, map(_size_problem, value.values())), None)
+    return None if isinstance(value, str) else f"{value!r} is not a size"
+
+
+def _space_arguments(layout: Layout, space: dict[str, Any], where: str) -> None:
+    """The configured ``space`` keywords exist on the layout's space function and have its
+    defaults' types (and sizes within MAX_SIZE)."""
+    accepted = inspect.signature(layout.space).parameters
+    for name, value in space.items():
+        if name not in accepted:
+            raise ConfigError(f"unknown argument; layout '{layout.name}' takes "
+                              f"{', '.join(accepted) or 'none'}", key=f"{where}.space.{name}")
+        default = accepted[name].default
+        if default is not inspect.Parameter.empty and type(value) is not type(default):
+            raise ConfigError(f"expected a {type(default).__name__} like the default "
+                              f"{default!r}, got {value!r}", key=f"{where}.space.{name}")
+        problem = _size_problem(value)
+        if problem:
+            raise ConfigError(problem, key=f"{where}.space.{name}")
+
+
+def _layout_params(layout: Layout, chosen: LayoutConfig | None, where: str) -> list[Any]:
     if chosen is not None and chosen.params is not None:
+        for index, param in enumerate(chosen.params):
+            problem = _size_problem(param)
+            if problem:
+                raise ConfigError(problem, key=f"{where}.params[{index}]")
         return list(chosen.params)
     if layout.space is None:
         if chosen is not None and chosen.space:
-            raise ConfigError(f"layout '{layout.name}' has no parameter space to configure")
+            raise ConfigError(f"layout '{layout.name}' has no parameter space to configure",
+                              key=f"{where}.space")
         return []
-    return list(layout.space(**(chosen.space if chosen is not None else {})))
+    space = chosen.space if chosen is not None else {}
+    _space_arguments(layout, space, where)
+    return list(layout.space(**space))
+
+
+def build_checked(tasks: DomainTasks, init: Layout, goal: Layout, param: Any) -> Instance:
+    """``tasks.build``, with a parameter the layout refuses (ValueError other than
+    :class:`DoesNotFit`) or a problem over :data:`MAX_OBJECTS` reported as a config error."""
+    where = f"{tasks.domain} {init.name} -> {goal.name}, parameter {param_key(param)}"
+    try:
+        instance = tasks.build(init, goal, param)
+    except DoesNotFit:
+        raise
+    except (ValueError, TypeError) as err:
+        raise ConfigError(f"{where}: {err}") from None
+    if len(instance.objects) > MAX_OBJECTS:
+        raise ConfigError(f"{where}: {len(instance.objects)} objects, over the limit of "
+                          f"{MAX_OBJECTS}")
+    return instance
 
 
 def _fits(tasks: DomainTasks, init: Layout, goal: Layout, params: Sequence[Any]) -> bool:
     """Whether some parameter builds a problem (usually the first one tried)."""
     for param in {param_key(p): p for p in params}.values():
         try:
-            tasks.build(init, goal, param)
+            build_checked(tasks, init, goal, param)
         except DoesNotFit:
             continue
         return True
@@ -118,7 +178,8 @@ def plan_jobs(domain: DomainConfig) -> list[Job]:
     if unknown:
         raise ConfigError(
             f"{domain.name}: unknown layout(s) {sorted(set(unknown))}; known: {sorted(known)}")
-    params = {name: _layout_params(known[name], chosen) for name, chosen in selected.items()}
+    params = {name: _layout_params(known[name], chosen, f"{domain.name}.layouts.{name}")
+              for name, chosen in selected.items()}
     # Only a domain held out in part has training rows that may be test problems.
     invariants = bool(domain.heldout) and all(rule.init or rule.goal for rule in domain.heldout)
     jobs = []
@@ -206,7 +267,7 @@ def build_job(job: Job) -> list[Built]:
             built.append((counts[key], []))
             continue
         try:
-            instance = tasks.build(init, goal, param)
+            instance = build_checked(tasks, init, goal, param)
         except DoesNotFit:
             counts[key] = 0
             built.append((0, []))

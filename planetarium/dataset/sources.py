@@ -13,13 +13,14 @@ configuration holds, a partial one other folds); fold 4 is our ``split_random`` 
 from __future__ import annotations
 
 import errno
+import json
 import re
 from pathlib import Path
 
 from ..errors import MissingExtraError, PlanetariumError
 from .generator import COLUMNS
 from .splits import assign_random
-from .writer import ROWS_FILE, read_jsonl
+from .writer import ROWS_FILE
 
 #: The published dataset on the Hugging Face Hub.
 PUBLISHED_ID = "BatsResearch/planetarium"
@@ -92,4 +93,26 @@ def read_parquet_dir(path: Path) -> list[dict]:
         for row in rows:
             by_domain.setdefault(row["domain"], []).append(row)
         assign_random(by_domain, PUBLISHED_SEED, PUBLISHED_FOLDS, PUBLISHED_TEST_FOLD)
+    return rows
+
+
+def read_jsonl(path: str | Path) -> list[dict]:
+    """Rows of a JSON-lines file; anything else (a binary file, ``/etc/passwd``, one broken
+    line) is refused naming the file and line, never half read."""
+    rows = []
+    try:
+        with open(path, encoding="utf-8") as stream:
+            for number, line in enumerate(stream, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except (json.JSONDecodeError, RecursionError):
+                    row = None
+                if not isinstance(row, dict):
+                    raise DatasetSourceError(f"{path}, line {number}: not a dataset row "
+                                             "(a JSON object); is this a dataset file?")
+                rows.append(row)
+    except UnicodeDecodeError as err:
+        raise DatasetSourceError(f"{path}: not a text file of dataset rows ({err.reason})") from err
     return rows

@@ -17,8 +17,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import pairwise
 
+from ..errors import PlanetariumError
 from .config import DatasetConfig, DomainConfig
 from .leaks import LeakFinder, problem_invariant
 from .problem_text import read_generated
@@ -107,33 +109,60 @@ def size_bins(bins: tuple[int, ...] = (20, 40, 60, 80)) -> list[str]:
     return [f"({lo},{hi}]" for lo, hi in pairwise(edges)] + [f"({bins[-1]},inf)"]
 
 
+class SplitError(PlanetariumError, ValueError):
+    """A split selector that names no split."""
+
+
+#: What each selector kind accepts, for error messages.
+_USAGE = ("heldout:train|test|excluded", "random:train|test|<fold>", "abstraction:<class>",
+          "placeholder:true|false", "domain:<name>")
+
+
+def _selector(kind: str, value: str) -> Callable[[dict], bool] | None:
+    """The row test of one ``kind:value`` selector, or ``None`` if it names nothing."""
+    if kind == "heldout" and value in ("train", "test", "excluded"):
+        return lambda row: row["split_heldout"] == value
+    if kind == "random" and value in ("train", "test"):
+        return lambda row: row["split_random"] == value
+    if kind == "random" and value.isdigit():
+        return lambda row: row["random_fold"] == int(value)
+    if kind == "abstraction" and value in ABSTRACTION_CLASSES:
+        return lambda row: abstraction(row) == value
+    if kind == "placeholder" and value in ("true", "false"):
+        return lambda row: row["is_placeholder"] == (value == "true")
+    if kind == "domain" and value:
+        return lambda row: row["domain"] == value
+    return None
+
+
+def split_filter(split: str | None) -> Callable[[dict], bool]:
+    """A row predicate for ``split`` (see :func:`select`), checked once, before any row is
+    read, so a typo in a config fails at once and names what would have been accepted."""
+    if split is None:
+        return lambda row: True
+    tests = []
+    for part in split.split("+"):
+        kind, _, value = part.partition(":")
+        test = _selector(kind, value)
+        if test is None:
+            raise SplitError(f"unknown split '{part}': use {', '.join(_USAGE)} (joined with '+')")
+        tests.append(test)
+    return lambda row: all(test(row) for test in tests)
+
+
+def split_problem(split: str | None) -> str | None:
+    """What is wrong with ``split`` (a config check), or ``None``."""
+    try:
+        split_filter(split)
+    except SplitError as err:
+        return str(err)
+    return None
+
+
 def select(rows: list[dict], split: str | None) -> list[dict]:
     """Rows of one split: ``"heldout:test"``, ``"heldout:excluded"``, ``"random:train"``,
     ``"random:3"`` (a fold), ``"abstraction:abstract_to_explicit"``, ``"placeholder:true"``,
     ``"domain:gripper"``; ``None`` keeps every row.  Several selectors may be joined with ``+``
     (all must hold)."""
-    if split is None:
-        return list(rows)
-    selected = rows
-    for part in split.split("+"):
-        kind, _, value = part.partition(":")
-        selected = [row for row in selected if _matches(row, kind, value, part)]
-    return selected
-
-
-def _matches(row: dict, kind: str, value: str, part: str) -> bool:
-    if kind == "heldout" and value in ("train", "test", "excluded"):
-        return row["split_heldout"] == value
-    if kind == "random" and value in ("train", "test"):
-        return row["split_random"] == value
-    if kind == "random" and value.isdigit():
-        return row["random_fold"] == int(value)
-    if kind == "abstraction" and value in ABSTRACTION_CLASSES:
-        return abstraction(row) == value
-    if kind == "placeholder" and value in ("true", "false"):
-        return row["is_placeholder"] == (value == "true")
-    if kind == "domain" and value:
-        return row["domain"] == value
-    raise ValueError(
-        f"unknown split '{part}': use heldout:train|test|excluded, random:train|test|<fold>, "
-        f"abstraction:<class>, placeholder:true|false or domain:<name>")
+    keep = split_filter(split)
+    return [row for row in rows if keep(row)]

@@ -219,8 +219,3 @@ def write_dataset(rows: list[dict], out_dir: str | Path, config: DatasetConfig, 
 
 class DatasetWriteError(PlanetariumError, OSError):
     """A dataset file could not be written."""
-
-
-def read_jsonl(path: str | Path) -> list[dict]:
-    with open(path, encoding="utf-8") as stream:
-        return [json.loads(line) for line in stream if line.strip()]

@@ -67,12 +67,19 @@ class TrainingConfig:
     seed: int = 0
 
 
+def _split(value: str) -> str | None:
+    from ..dataset.splits import split_problem
+
+    problem = split_problem(value)
+    return f"a known split ({problem})" if problem else None
+
+
 @dataclass(frozen=True)
 class DataConfig:
     """Which rows to train on: a ``planetarium.dataset.load_rows`` source and split."""
 
     source: str = setting(check=lambda v: None if v else "a dataset directory, file or config")
-    split: str = "heldout:train"
+    split: str = setting("heldout:train", check=_split)
 
 
 @dataclass(frozen=True)

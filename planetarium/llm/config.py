@@ -41,6 +41,16 @@ def _model_name(value: str) -> str | None:
     return None
 
 
+def _splits(value: tuple[str | None, ...]) -> str | None:
+    """Each entry a split selector (``heldout:test``, ``random:3+domain:gripper``) or null."""
+    from ..dataset.splits import split_problem
+
+    if not value:
+        return "at least one split (null selects every row)"
+    return next((f"known splits ({problem})" for problem in map(split_problem, value)
+                 if problem), None)
+
+
 def _speed(default: Any, check=None) -> Any:
     """A field that affects throughput only, left out of the config hash."""
     return setting(default, check=check, affects_output=False)
@@ -54,7 +64,7 @@ class EvalConfig:
     backend: Literal["vllm", "transformers", "openai"] = setting()
     model: str = setting(check=_model_name)
     dataset: str = setting(check=lambda v: None if v else "a dataset directory, file or hub id")
-    splits: tuple[str | None, ...] = setting(("heldout:test",))
+    splits: tuple[str | None, ...] = setting(("heldout:test",), check=_splits)
     adapter: str | None = None
     max_new_tokens: int = setting(1024, check=at_least(1))
     temperature: float | None = setting(0.0, check=at_least(0))

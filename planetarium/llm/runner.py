@@ -46,11 +46,13 @@ def select_rows(config: EvalConfig) -> list[dict[str, Any]]:
     for split in config.splits:
         try:
             loaded = load_rows(config.dataset, split=split)
-        except OSError as err:
+        except FileNotFoundError as err:
             raise ConfigError(
-                f"dataset {config.dataset}: {err.strerror or err} "
-                "(write it with 'planetarium data generate --out DIR')"
+                f"{config.dataset}: {err.strerror or err} "
+                "(write it with 'planetarium data generate --out DIR')", key="dataset"
             ) from err
+        except OSError as err:  # DatasetSourceError included: unreadable, not a dataset, offline
+            raise ConfigError(str(err), key="dataset") from err
         for row in loaded:
             rows.setdefault(str(row["id"]), row)
     selected = list(rows.values())
