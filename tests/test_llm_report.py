@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from llm_fixtures import demo_rows, known_answers, make_answered_run
 
 from planetarium.cli import main
-from planetarium.llm.breakdown import abstractness, passed, size_bin, undecided
+from planetarium.llm.breakdown import AXES, abstractness, passed, undecided
 from planetarium.llm.figures import FIGURES
 from planetarium.llm.grade import grade_run
 from planetarium.llm.identity import ReportError
@@ -194,7 +194,9 @@ def test_stage_chain_and_undecided():
 
 
 def test_breakdown_keys():
-    assert [size_bin(n) for n in (1, 20, 21, 40, 60, 61, 80, 81, 500)] == [
+    size = AXES["size"].key
+    assert [size({"init_num_propositions": n - 1, "goal_num_propositions": 1})
+            for n in (1, 20, 21, 40, 60, 61, 80, 81, 500)] == [
         "(0,20]", "(0,20]", "(20,40]", "(20,40]", "(40,60]", "(60,80]", "(60,80]", "(80,inf)",
         "(80,inf)",
     ]

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..dataset import splits
 from .stats import Rate, holm, mcnemar_exact
 
 STAGES = ("parseable", "solvable", "correct")
@@ -29,13 +29,10 @@ _CHAIN = {
     "solvable": ("parseable", "solvable"),
     "correct": ("parseable", "solvable", "equivalent"),
 }
-SIZE_EDGES = (0, 20, 40, 60, 80, math.inf)
-ABSTRACTNESS_CLASSES = (
-    "explicit to explicit",
-    "explicit to abstract",
-    "abstract to explicit",
-    "abstract to abstract",
-)
+#: The dataset's abstractness classes as the report prints them (``explicit to abstract``).
+ABSTRACTNESS_CLASSES = tuple(c.replace("_", " ") for c in splits.ABSTRACTION_CLASSES)
+#: The paper's size bins (Table 1), as the dataset names them.
+SIZE_BINS = tuple(splits.size_bins())
 
 
 def passed(verdict: dict[str, Any], stage: str) -> bool:
@@ -53,21 +50,9 @@ def undecided(verdict: dict[str, Any]) -> bool:
     return False
 
 
-def size_bin(n_propositions: int) -> str:
-    """``(lo,hi]`` bins of width 20 up to 80, then ``(80,inf)``."""
-    for low, high in itertools.pairwise(SIZE_EDGES):
-        if low < n_propositions <= high:
-            return f"({low},{'inf)' if math.isinf(high) else f'{high}]'}"
-    return "(-inf,0]"
-
-
-SIZE_BINS = tuple(size_bin(high) for high in (20, 40, 60, 80, 81))
-
-
 def abstractness(row: dict[str, Any]) -> str:
     """The paper's four classes, e.g. ``explicit to abstract`` (initial state, then goal)."""
-    kind = {True: "abstract", False: "explicit"}
-    return f"{kind[bool(row['init_is_abstract'])]} to {kind[bool(row['goal_is_abstract'])]}"
+    return splits.abstraction(row).replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -87,8 +72,7 @@ class Axis:
 AXES = {
     "domain": Axis("domain", lambda row: row["domain"]),
     "abstractness": Axis("abstractness", abstractness, ABSTRACTNESS_CLASSES),
-    "size": Axis("size", lambda row: size_bin(row["init_num_propositions"]
-                                               + row["goal_num_propositions"]), SIZE_BINS),
+    "size": Axis("size", splits.size_bin, SIZE_BINS),
 }
 
 
