@@ -1,6 +1,7 @@
-"""The ground-truth PDDL text the generator writes, and a fast reader for it.
+"""The ground-truth PDDL text the generator writes (through the package's one writer,
+:func:`planetarium.pddl.writer.render_problem`), and a fast reader for it.
 
-The layout is ours (objects on one line, one atom per line under ``(:init`` and then
+The layout is the writer's (objects on one line, one atom per line under ``(:init`` and then
 ``(:goal (and``), so reading it back needs no PDDL parser: :func:`read_generated` (for the
 held-out split's leak check) and :func:`shape_key` (the problem up to renaming, for the
 generator's ambiguous-text check).
@@ -12,46 +13,16 @@ import re
 from collections import Counter
 
 from ..pddl.problem import Problem
+from ..pddl.writer import render_problem
 from ..tasks import Atom, Instance
 
 _ATOM = re.compile(r"\([^()]*\)")
 
 
-def _objects_pddl(instance: Instance) -> str:
-    if instance.object_types is None:
-        return " ".join(instance.objects)
-    groups: dict[str, list[str]] = {}
-    for obj, type_name in zip(instance.objects, instance.object_types, strict=True):
-        groups.setdefault(type_name, []).append(obj)
-    return " ".join(f"{' '.join(objs)} - {t}" for t, objs in groups.items())
-
-
 def problem_pddl(name: str, domain: str, instance: Instance, typed: bool) -> str:
     """Ground-truth PDDL text (atoms in the instance's order, one per line)."""
-    init = _atoms_pddl(instance.init, "\n    ")
-    goal = _atoms_pddl(instance.goal, "\n      ")
-    requirements = ":strips :typing" if typed else ":strips"
-    return (
-        f"(define (problem {name})\n"
-        f"  (:domain {domain})\n"
-        f"  (:requirements {requirements})\n"
-        f"  (:objects {_objects_pddl(instance)})\n"
-        f"  (:init\n    {init})\n"
-        f"  (:goal (and\n      {goal}))\n"
-        ")\n"
-    )
-
-
-_ATOMS_TEXT: dict[tuple[tuple[Atom, ...], str], str] = {}
-
-
-def _atoms_pddl(atoms: tuple[Atom, ...], sep: str) -> str:
-    """Atoms one per line; cached because one state recurs in many problems."""
-    key = (atoms, sep)
-    text = _ATOMS_TEXT.get(key)
-    if text is None:
-        text = _ATOMS_TEXT[key] = sep.join("(" + " ".join(a) + ")" for a in atoms)
-    return text
+    return render_problem(name, domain, instance.objects,
+                          instance.object_types if typed else None, instance.init, instance.goal)
 
 
 def read_generated(pddl: str) -> Problem:

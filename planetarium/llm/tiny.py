@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 from ..errors import require
+from ..pddl.writer import render_problem
 from .config import TINY_PREFIX
 from .prompts import DOMAIN_PROMPT, PROBLEM_PROMPT
 
@@ -60,18 +61,6 @@ _GRIPPER_ACTIONS = """(define (domain gripper)
 """
 
 
-def _pddl_problem(name: str, domain: str, objects: list[str], init: list, goal: list) -> str:
-    """Render atoms as a problem file in the layout the dataset uses."""
-
-    def atoms(facts: list) -> str:
-        return "\n    ".join("(" + " ".join(fact) + ")" for fact in facts)
-
-    return (
-        f"(define (problem {name})\n  (:domain {domain})\n  (:objects {' '.join(objects)})\n"
-        f"  (:init\n    {atoms(init)})\n  (:goal (and\n    {atoms(goal)})))\n"
-    )
-
-
 def _blocksworld_text(rng: random.Random, index: int) -> str:
     """A random tower problem with a sentence describing it, as in a dataset row."""
     blocks = [f"b{i + 1}" for i in range(rng.randint(2, 6))]
@@ -82,7 +71,8 @@ def _blocksworld_text(rng: random.Random, index: int) -> str:
         f"You have {len(blocks)} blocks, each on the table. "
         f"Your goal is to stack them into a single tower with {order[0]} on top."
     )
-    return sentence + "\n" + _pddl_problem(f"tower_{index}", "blocksworld", blocks, init, goal)
+    problem = render_problem(f"tower_{index}", "blocksworld", blocks, None, tuple(init), tuple(goal))
+    return sentence + "\n" + problem
 
 
 def _gripper_text(rng: random.Random, index: int) -> str:
@@ -99,7 +89,8 @@ def _gripper_text(rng: random.Random, index: int) -> str:
         f"The robby is in {rooms[0]}. Your goal is to move the balls."
     )
     objects = rooms + balls + grippers
-    return sentence + "\n" + _pddl_problem(f"gripper_{index}", "gripper", objects, init, goal)
+    problem = render_problem(f"gripper_{index}", "gripper", objects, None, tuple(init), tuple(goal))
+    return sentence + "\n" + problem
 
 
 def pddl_corpus(seed: int = 0, n_problems: int = 40) -> list[str]:

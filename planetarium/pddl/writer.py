@@ -1,11 +1,14 @@
 """Write problems and domains back as PDDL: the one writer of the package.
 
-Problems come out canonical (sorted facts, one per line); domains as the STRIPS fragment
-:class:`~planetarium.pddl.domain.DomainDef` holds (what external planners are given).
+Problems come out canonical (sorted facts, one per line) from :func:`problem_to_pddl`, or with
+their atoms in a given order from :func:`render_problem` (the dataset generator's ground truths);
+domains as the STRIPS fragment :class:`~planetarium.pddl.domain.DomainDef` holds (what external
+planners are given).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import groupby
 from operator import itemgetter
 
@@ -29,33 +32,54 @@ def formula_to_pddl(formula: Formula) -> str:
 
 
 def problem_to_pddl(problem: Problem, *, typed: bool = False) -> str:
-    """Render ``problem``; ``typed`` writes ``name - type`` object declarations.
+    """Render ``problem`` canonically (facts sorted); ``typed`` writes ``name - type`` object
+    declarations.
 
     Objects are declared in ``problem.objects`` order (with ``typed``, a type after each run of
     objects of that type), so reading the text back gives the same problem, object order
     included (tests/test_pddl_roundtrip.py).
     """
-    if typed:
-        runs = groupby(zip(problem.objects, problem.object_types, strict=True), key=itemgetter(1))
-        objects = " ".join(f"{' '.join(o for o, _ in run)} - {t}" for t, run in runs)
+    return render_problem(problem.name, problem.domain, problem.objects,
+                          problem.object_types if typed else None, tuple(sorted(problem.init)),
+                          tuple(sorted(problem.goal)), tuple(sorted(problem.negative_goal)),
+                          formula=problem.goal_formula)
+
+
+def render_problem(name: str, domain: str, objects: Sequence[str],
+                   object_types: Sequence[str] | None, init: tuple[Atom, ...],
+                   goal: tuple[Atom, ...], negative_goal: tuple[Atom, ...] = (), *,
+                   formula: Formula | None = None) -> str:
+    """A problem file with the atoms in the order given, one per line (the dataset's layout:
+    its texts keep the order their descriptions use).  ``object_types`` ``None`` writes an
+    untyped problem; ``formula`` replaces the conjunctive goal."""
+    if object_types is not None:
+        runs = groupby(zip(objects, object_types, strict=True), key=itemgetter(1))
+        declared = " ".join(f"{' '.join(o for o, _ in run)} - {t}" for t, run in runs)
         requirements = "(:requirements :strips :typing)"
     else:
-        objects = " ".join(problem.objects)
+        declared = " ".join(objects)
         requirements = "(:requirements :strips)"
-    init = "\n    ".join(atom_to_pddl(a) for a in sorted(problem.init))
-    goal = "\n      ".join([atom_to_pddl(a) for a in sorted(problem.goal)]
-                            + [f"(not {atom_to_pddl(a)})" for a in sorted(problem.negative_goal)])
-    goal = ("(and\n      " + goal + ")" if problem.goal_formula is None
-            else formula_to_pddl(problem.goal_formula))
+    if formula is None:
+        literals = _lines(goal, "\n      ")
+        if negative_goal:
+            literals += "\n      " + "\n      ".join(f"(not {atom_to_pddl(a)})"
+                                                   for a in negative_goal)
+        goal_text = "(and\n      " + literals + ")"
+    else:
+        goal_text = formula_to_pddl(formula)
     return (
-        f"(define (problem {problem.name})\n"
-        f"  (:domain {problem.domain})\n"
+        f"(define (problem {name})\n"
+        f"  (:domain {domain})\n"
         f"  {requirements}\n"
-        f"  (:objects {objects})\n"
-        f"  (:init\n    {init})\n"
-        f"  (:goal {goal})\n"
+        f"  (:objects {declared})\n"
+        f"  (:init\n    {_lines(init, chr(10) + '    ')})\n"
+        f"  (:goal {goal_text})\n"
         ")\n"
     )
+
+
+def _lines(atoms: tuple[Atom, ...], separator: str) -> str:
+    return separator.join(atom_to_pddl(a) for a in atoms)
 
 
 def domain_to_pddl(domain: DomainDef, *, typed: bool) -> str:
