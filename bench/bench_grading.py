@@ -69,7 +69,7 @@ def bench(domain_name: str, size: int, n: int, rng: random.Random, repeat: int =
         for _ in range(repeat):
             for k, seconds in enumerate(_time_stages(domain, gt_text, pred_text)):
                 best[k] = min(best[k], seconds)
-        for stage, seconds in zip(timings, best):
+        for stage, seconds in zip(timings, best, strict=True):
             timings[stage].append(seconds)
     row = {"domain": domain_name, "size": size, "props": int(statistics.median(props))}
     for stage, values in timings.items():

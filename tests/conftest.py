@@ -4,6 +4,7 @@ counts the domain planners' hand-offs to the generic planner."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -40,3 +41,26 @@ def generic_calls(monkeypatch: pytest.MonkeyPatch) -> Counter:
 
     monkeypatch.setattr(generic, "generic_solve", counted)
     return calls
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny Gemma 2 model and PDDL tokenizer, built once per test session."""
+    from planetarium.llm.tiny import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model", seed=0)
+
+
+@pytest.fixture
+def one_thread():
+    """One torch thread while generating in the test process.
+
+    On a shared 2-core machine OpenMP threads spin against other processes and generation gets
+    about ten times slower; one thread is plenty for the tiny model.
+    """
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)

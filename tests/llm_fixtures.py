@@ -8,10 +8,9 @@ and gripper the Planetarium dataset uses.
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 
 def _problem(name: str, domain: str, objects: list[str], init: list[str], goal: list[str]) -> str:
@@ -48,7 +47,7 @@ def blocksworld_row(index: int, n_blocks: int, split: str = "test") -> dict[str,
     """All blocks on the table, goal: one tower b1 on b2 on ... on bn."""
     blocks = [f"b{i}" for i in range(1, n_blocks + 1)]
     init = ["(arm-empty)"] + [f"(on-table {b})" for b in blocks] + [f"(clear {b})" for b in blocks]
-    goal = [f"(on {upper} {lower})" for upper, lower in zip(blocks, blocks[1:])]
+    goal = [f"(on {upper} {lower})" for upper, lower in pairwise(blocks)]
     text = (
         f"You have {n_blocks} blocks, {', '.join(blocks)}, each on the table and clear; "
         f"the arm is empty. Your goal is a single tower with {blocks[0]} on top, "
@@ -139,7 +138,7 @@ def make_answered_run(run_dir: Path, name: str, rows: list[dict[str, Any]], answ
                           "dataset": "rows.jsonl", "splits": [None], **fields})
     prepare_run_dir(run_dir, config, rows)
     with CompletionLog(run_dir / COMPLETIONS) as log:
-        log.append([{"id": r["id"], "output": a} for r, a in zip(rows, answers)])
+        log.append([{"id": r["id"], "output": a} for r, a in zip(rows, answers, strict=False)])
 
 
 class ChatServer:
@@ -204,26 +203,3 @@ class ChatServer:
     def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
-
-
-@pytest.fixture(scope="session")
-def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tiny Gemma 2 model and PDDL tokenizer, built once per test session."""
-    from planetarium.llm.tiny import build_tiny_model
-
-    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model", seed=0)
-
-
-@pytest.fixture
-def one_thread():
-    """One torch thread while generating in the test process.
-
-    On a shared 2-core machine OpenMP threads spin against other processes and generation gets
-    about ten times slower; one thread is plenty for the tiny model.
-    """
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)

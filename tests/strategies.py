@@ -114,7 +114,7 @@ def partial_goal(draw, target: set[Atom], objects: list[str], arity: dict[str, i
     """A random subset of ``target``, sometimes with random extra atoms."""
     keep = draw(st.floats(0.0, 1.0))
     flags = draw(st.lists(st.floats(0.0, 1.0), min_size=len(target), max_size=len(target)))
-    goal = {a for a, f in zip(sorted(target), flags) if f < keep}
+    goal = {a for a, f in zip(sorted(target), flags, strict=True) if f < keep}
     if draw(st.integers(0, 3)) == 0:
         goal.update(draw(random_atoms(objects, arity, min_size=1)))
     return goal

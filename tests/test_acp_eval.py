@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from llm_fixtures import one_thread, tiny_model  # noqa: F401 (fixtures)
 
 from planetarium.acp.data import AcpDataError
 from planetarium.cli import main

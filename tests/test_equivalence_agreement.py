@@ -46,7 +46,7 @@ def problem_pairs(draw, problems):
         closure = reachable_goal_intersection(get_domain(a.domain).definition, a, MAX_STATES)
         pool = sorted(closure if closure is not None else a.goal)
         keep = draw(st.lists(st.booleans(), min_size=len(pool), max_size=len(pool)))
-        b = with_goal(a, [f for f, k in zip(pool, keep) if k])
+        b = with_goal(a, [f for f, k in zip(pool, keep, strict=True) if k])
     else:
         pool = sorted(a.init | a.goal)
         b = with_goal(a, draw(st.sets(st.sampled_from(pool), max_size=4)) if pool else a.goal)

@@ -6,7 +6,7 @@ import random
 from array import array
 
 import pytest
-from llm_fixtures import blocksworld_row, tiny_model  # noqa: F401 (fixture)
+from llm_fixtures import blocksworld_row
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")

@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch")
 bnb = pytest.importorskip("bitsandbytes")
 transformers = pytest.importorskip("transformers")
 
-from llm_fixtures import demo_rows, tiny_model  # noqa: F401 (fixture)
+from llm_fixtures import demo_rows
 
 from planetarium.errors import MissingExtraError
 from planetarium.finetune.config import load_config

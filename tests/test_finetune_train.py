@@ -19,7 +19,7 @@ transformers = pytest.importorskip("transformers")
 peft = pytest.importorskip("peft")
 
 from click.testing import CliRunner
-from llm_fixtures import demo_rows, tiny_model, write_rows  # noqa: F401 (fixture)
+from llm_fixtures import demo_rows, write_rows
 from peft.tuners.lora import LoraLayer
 
 from planetarium.finetune.cli import finetune_command

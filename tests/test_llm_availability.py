@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from llm_fixtures import eval_run_argv, tiny_model, write_eval_config  # noqa: F401 (fixture)
+from llm_fixtures import eval_run_argv, write_eval_config
 
 from planetarium.cli import main
 from planetarium.llm.availability import check_model, load_error

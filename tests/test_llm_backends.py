@@ -9,13 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from llm_fixtures import (  # noqa: F401 (fixtures)
-    demo_rows,
-    eval_run_argv,
-    one_thread,
-    tiny_model,
-    write_eval_config,
-)
+from llm_fixtures import demo_rows, eval_run_argv, write_eval_config
 
 from planetarium.config import ConfigError
 from planetarium.domains import get_domain

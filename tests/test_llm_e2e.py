@@ -15,14 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from llm_fixtures import (  # noqa: F401 (fixtures)
-    demo_rows,
-    eval_run_argv,
-    one_thread,
-    tiny_model,
-    write_eval_config,
-    write_rows,
-)
+from llm_fixtures import demo_rows, eval_run_argv, write_eval_config, write_rows
 
 from planetarium.cli import main
 from planetarium.llm.store import read_jsonl

@@ -6,8 +6,6 @@ import filecmp
 import subprocess
 import sys
 
-from llm_fixtures import tiny_model  # noqa: F401 (fixture)
-
 from planetarium.llm.backends.base import render_prompt_ids
 from planetarium.llm.prompts import (
     build_messages,

@@ -3,8 +3,7 @@
 import pytest
 
 from planetarium.domains import get_domain
-from planetarium.errors import (PDDLSyntaxError, PDDLValidationError, PlanetariumError,
-                                UnsupportedFeatureError)
+from planetarium.errors import PDDLSyntaxError, PDDLValidationError, PlanetariumError, UnsupportedFeatureError
 from planetarium.pddl import read_problem
 
 BW = get_domain("blocksworld").definition

@@ -154,7 +154,7 @@ class _ClosedFormSwitches(Domain):
     """
 
     def closed_form_covers(self, problem: Problem) -> bool:
-        switches = [o for o, t in zip(problem.objects, problem.object_types) if t == "switch"]
+        switches = [o for o, t in zip(problem.objects, problem.object_types, strict=True) if t == "switch"]
         return all((("on", s) in problem.init) != (("off", s) in problem.init) for s in switches)
 
     def fully_specify(self, problem: Problem) -> frozenset[Atom] | None:

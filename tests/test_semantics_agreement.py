@@ -52,10 +52,10 @@ def permuted(p: Problem, seed: int) -> Problem:
     rng = random.Random(seed)
     mapping: dict[str, str] = {}
     for type_name in set(p.object_types):
-        names = [o for o, t in zip(p.objects, p.object_types) if t == type_name]
+        names = [o for o, t in zip(p.objects, p.object_types, strict=True) if t == type_name]
         shuffled = list(names)
         rng.shuffle(shuffled)
-        mapping.update(zip(names, shuffled))
+        mapping.update(zip(names, shuffled, strict=True))
 
     def ren(atoms):
         return frozenset((a[0],) + tuple(mapping[x] for x in a[1:]) for a in atoms)
@@ -201,7 +201,7 @@ def test_conformance_kit_covers_the_new_semantics(domain_name):
     problems = random_problems(domain, count=8, seed=1, objects_per_type=1 if
                                domain.definition.typed else 3, negative=True)
     closures = check_literal_closure(domain, problems + shaped)
-    pairs = list(zip(problems, problems[1:] + problems[:1]))
+    pairs = list(zip(problems, problems[1:] + problems[:1], strict=True))
     pairs += [(p, permuted(p, 7)) for p in problems]
     verdicts = check_equivalence(domain, pairs, anchors=problems[0].objects[:1])
     print(f"\n{domain_name}: closures {closures.checked} checked ({closures.closed_form} in "

@@ -55,8 +55,9 @@ class Sweep(NamedTuple):
 #: rover-single 237/19/0.  The draws are derandomized but not fixed: hypothesis also draws
 #: constants from the modules loaded so far, so the counts move with the tests that ran before
 #: (blocksworld well-formed: 285 to 311 seen, gripper mutated: 34 to 48).  The floors sit well
-#: below the measurements; they are there to catch a closed form that stopped deciding.  Before the fallback was watched, the mutated sweeps compared the
-#: brute force with itself on 98 of 150 Blocks World and 90 of 150 Gripper examples.
+#: below the measurements; they are there to catch a closed form that stopped deciding.  Before the
+#: fallback was watched, the mutated sweeps compared the brute force with itself on 98 of 150
+#: Blocks World and 90 of 150 Gripper examples.
 SWEEPS = {
     "blocksworld-well-formed": Sweep("blocksworld", blocksworld_specify, blocksworld_problems(),
                                      500, True, 250),

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.vllm
 pytest.importorskip("vllm")
 
 from click.testing import CliRunner
-from llm_fixtures import tiny_model, write_rows  # noqa: F401 (fixture)
+from llm_fixtures import write_rows
 
 from planetarium.cli import main
 from planetarium.dataset import load_rows

@@ -23,7 +23,7 @@ pytest.importorskip("vllm")
 
 import httpx
 from click.testing import CliRunner
-from llm_fixtures import demo_rows, tiny_model, write_rows  # noqa: F401 (fixture)
+from llm_fixtures import demo_rows, write_rows
 
 from planetarium.cli import main
 from planetarium.domains import get_domain

@@ -43,7 +43,7 @@ def _signature(problem: Problem, anchors: frozenset[str]) -> dict[str, tuple]:
     preserves these signatures, so the brute force only tries bijections within classes of
     equal signature.
     """
-    sig: dict[str, list] = {o: [t] for o, t in zip(problem.objects, problem.object_types)}
+    sig: dict[str, list] = {o: [t] for o, t in zip(problem.objects, problem.object_types, strict=True)}
     for atom in problem.init:
         for pos, arg in enumerate(atom[1:]):
             sig[arg].append((atom[0], pos))
@@ -68,7 +68,8 @@ def init_preserving_bijections(a: Problem, b: Problem,
         return
     groups = list(classes.values())
     for perms in itertools.product(*(itertools.permutations(ys) for _, ys in groups)):
-        mapping = {x: y for (xs, _), ys in zip(groups, perms) for x, y in zip(xs, ys)}
+        mapping = {x: y for (xs, _), ys in zip(groups, perms, strict=True)
+                   for x, y in zip(xs, ys, strict=True)}
         if _rename(a.init, mapping) == b.init:
             yield mapping
 
@@ -145,12 +146,13 @@ def _all_typed_bijections(a: Problem, b: Problem,
     """Every type-preserving bijection of objects (anchored names to themselves)."""
     by_type_a: dict[tuple, list[str]] = {}
     by_type_b: dict[tuple, list[str]] = {}
-    for o, t in zip(a.objects, a.object_types):
+    for o, t in zip(a.objects, a.object_types, strict=True):
         by_type_a.setdefault((t, o if o in anchors else None), []).append(o)
-    for o, t in zip(b.objects, b.object_types):
+    for o, t in zip(b.objects, b.object_types, strict=True):
         by_type_b.setdefault((t, o if o in anchors else None), []).append(o)
     if {t: len(v) for t, v in by_type_a.items()} != {t: len(v) for t, v in by_type_b.items()}:
         return
     types = list(by_type_a)
     for perms in itertools.product(*(itertools.permutations(by_type_b[t]) for t in types)):
-        yield {x: y for t, ys in zip(types, perms) for x, y in zip(by_type_a[t], ys)}
+        yield {x: y for t, ys in zip(types, perms, strict=True)
+               for x, y in zip(by_type_a[t], ys, strict=True)}

@@ -26,7 +26,7 @@ def renamed(problem: Problem, rng: random.Random, *, rename: bool = True,
     if rename:
         fresh = [f"{prefix}{i}" for i in range(len(problem.objects))]
         rng.shuffle(fresh)
-        mapping = dict(zip(problem.objects, fresh))
+        mapping = dict(zip(problem.objects, fresh, strict=True))
     else:
         mapping = {o: o for o in problem.objects}
     order = list(range(len(problem.objects)))
