@@ -8,11 +8,35 @@ import sys
 import click
 
 from ..errors import PlanetariumError
+from ..limits import LimitValueError, check_seconds
 
 
 def _fail(err: Exception) -> None:
     click.echo(f"error: {err}", err=True)
     sys.exit(1)
+
+
+def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    try:
+        return check_seconds(value, "--seconds")
+    except LimitValueError as err:
+        raise click.BadParameter(str(err)) from None
+
+
+def _budget_options(command):
+    """The per-question search budget and the process count, shared by the grading commands."""
+    for option in reversed([
+        click.option("--max-states", type=click.IntRange(1), default=200_000, show_default=True,
+                     help="Exact-search budget per question; beyond it a question is "
+                          "'undecided'."),
+        click.option("--seconds", type=float, default=5.0, show_default=True,
+                     callback=_seconds,
+                     help="Wall-clock search budget per question; beyond it 'undecided'."),
+        click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+                     help="Processes working in parallel."),
+    ]):
+        command = option(command)
+    return command
 
 
 @click.group("acp")
@@ -27,12 +51,7 @@ def acp_group() -> None:
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False))
 @click.option("--semantics", type=click.Choice(["paper", "published"]), default="paper",
               show_default=True, help="Paper definitions, or the published evaluator's lookups.")
-@click.option("--max-states", type=int, default=200_000, show_default=True,
-              help="Exact-search budget per question; beyond it a question is 'undecided'.")
-@click.option("--seconds", type=float, default=5.0, show_default=True,
-              help="Wall-clock search budget per question; beyond it 'undecided'.")
-@click.option("--workers", type=int, default=1, show_default=True,
-              help="Processes grading in parallel.")
+@_budget_options
 def score_command(data: str, responses_path: str, out_path: str, semantics: str,
                   max_states: int, seconds: float, workers: int) -> None:
     """Grade RESPONSES against the questions in DATA (a file or a folder of them)."""
@@ -114,12 +133,7 @@ def report_command(results: tuple[str, ...], as_json: bool) -> None:
 @click.argument("data", type=click.Path(exists=True))
 @click.option("--out", "out_path", type=click.Path(dir_okay=False),
               help="JSON report: the reader's checks per domain, the table, one row per question.")
-@click.option("--max-states", type=int, default=200_000, show_default=True,
-              help="Exact-search budget per question; beyond it a question is 'undecided'.")
-@click.option("--seconds", type=float, default=5.0, show_default=True,
-              help="Wall-clock search budget per question; beyond it 'undecided'.")
-@click.option("--workers", type=int, default=1, show_default=True,
-              help="Processes checking in parallel.")
+@_budget_options
 def check_labels_command(data: str, out_path: str | None, max_states: int, seconds: float,
                          workers: int) -> None:
     """Check every yes/no and multiple-choice label in DATA under our STRIPS semantics.
