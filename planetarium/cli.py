@@ -17,9 +17,9 @@ from typing import TextIO
 import click
 
 from . import __version__
+from .cliutil import SECONDS
 from .equivalence import PlaceholderSemantics
 from .grading import GradeOptions, GradeResult, Status
-from .limits import LimitValueError, check_seconds
 
 
 class ExitCode(IntEnum):
@@ -62,18 +62,6 @@ class LazyGroup(click.Group):
             module, attr = self.lazy[name]
             return getattr(importlib.import_module(module), attr)
         return super().get_command(ctx, name)
-
-
-class Seconds(click.ParamType):
-    """A time limit: finite, positive, bounded (``nan`` or ``inf`` would switch limits off)."""
-
-    name = "seconds"
-
-    def convert(self, value, param, ctx):
-        try:
-            return check_seconds(float(value), "--timeout")
-        except (ValueError, LimitValueError) as err:
-            self.fail(str(err), param, ctx)
 
 
 @click.group(cls=LazyGroup)
@@ -162,7 +150,7 @@ def _run_batch(source: str, out: str | None, workers: int | None, options: Grade
                    "lines without 'is_placeholder'.")
 @click.option("--ignore-typing", is_flag=True, help="Ignore object types (relaxed metric).")
 @click.option("--no-solve", is_flag=True, help="Skip the solvability check.")
-@click.option("--timeout", type=Seconds(), default=10.0, show_default=True,
+@click.option("--timeout", type=SECONDS, default=10.0, show_default=True,
               help="Seconds per pair; running out reports 'timeout', never 'not equivalent'.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @click.option("--anchor", "anchors", multiple=True, metavar="NAME",
@@ -237,7 +225,7 @@ def _load_problem(problem_path: str, domain_arg: str | None, relax_typing: bool 
 
 @main.command()
 @click.argument("args", nargs=-1, required=True)
-@click.option("--timeout", type=Seconds(), default=60.0, show_default=True)
+@click.option("--timeout", type=SECONDS, default=60.0, show_default=True)
 def plan(args, timeout) -> None:
     """Print a plan for a problem: plan [DOMAIN] PROBLEM.pddl.
 

@@ -7,20 +7,13 @@ import sys
 
 import click
 
+from ..cliutil import SECONDS
 from ..errors import PlanetariumError
-from ..limits import LimitValueError, check_seconds
 
 
 def _fail(err: Exception) -> None:
     click.echo(f"error: {err}", err=True)
     sys.exit(1)
-
-
-def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
-    try:
-        return check_seconds(value, "--seconds")
-    except LimitValueError as err:
-        raise click.BadParameter(str(err)) from None
 
 
 def _budget_options(command):
@@ -29,8 +22,7 @@ def _budget_options(command):
         click.option("--max-states", type=click.IntRange(1), default=200_000, show_default=True,
                      help="Exact-search budget per question; beyond it a question is "
                           "'undecided'."),
-        click.option("--seconds", type=float, default=5.0, show_default=True,
-                     callback=_seconds,
+        click.option("--seconds", type=SECONDS, default=5.0, show_default=True,
                      help="Wall-clock search budget per question; beyond it 'undecided'."),
         click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
                      help="Processes working in parallel."),

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import click
 
+from ..cliutil import SECONDS
+
 
 @click.group("data")
 def data_group() -> None:
@@ -96,7 +98,7 @@ def report_command(source: str, strict: bool) -> None:
 @data_group.command("check")
 @click.argument("directory", type=click.Path(exists=True))
 @click.option("--workers", type=int, default=None, help="Worker processes (default: CPU count).")
-@click.option("--timeout", "timeout_s", type=float, default=60.0, show_default=True,
+@click.option("--timeout", "timeout_s", type=SECONDS, default=60.0, show_default=True,
               help="Seconds per problem.")
 @click.option("--split", default=None, help="Check only these rows (e.g. heldout:test).")
 @click.option("--progress/--no-progress", default=True, show_default=True)

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from ..cliutil import SECONDS
 from ..errors import PlanetariumError
 
 
@@ -100,7 +101,7 @@ def acp_command(data: str, config_path: str, out_path: str, prompts: str | None,
 @eval_group.command("grade")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--workers", type=int, help="Grading processes (default: all cores).")
-@click.option("--timeout", "timeout_s", type=float, help="Seconds per item (default from config).")
+@click.option("--timeout", "timeout_s", type=SECONDS, help="Seconds per item (default from config).")
 @click.option("--progress/--no-progress", default=True)
 def grade_command(
     run_dir: str, workers: int | None, timeout_s: float | None, progress: bool
