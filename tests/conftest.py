@@ -1,5 +1,7 @@
-"""Shared test configuration: GPU tests skip cleanly on machines without CUDA; a fixture that
-counts the domain planners' hand-offs to the generic planner."""
+"""Shared test configuration: every planetarium module loaded before the first test (so
+hypothesis draws the same examples whatever ran before), GPU tests skipped cleanly on machines
+without CUDA, a fixture that counts the domain planners' hand-offs to the generic planner, and
+the tiny local model."""
 
 from __future__ import annotations
 
@@ -7,6 +9,22 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Import every planetarium module now.  Hypothesis mixes constants found in the local
+    modules loaded so far into its draws, so without this a derandomized test's examples (and
+    the counts its assertions are about) would depend on which tests happened to run before."""
+    import importlib
+    import pkgutil
+
+    import planetarium
+
+    for info in pkgutil.walk_packages(planetarium.__path__, "planetarium."):
+        try:
+            importlib.import_module(info.name)
+        except ImportError:  # a module of an extra this environment does not have
+            continue
 
 
 def _cuda_available() -> bool:
