@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 import rustworkx as rx
@@ -146,7 +147,10 @@ class _Goal:
     positive_only: bool = True
 
 
+@lru_cache(maxsize=16)
 def _goal(domain: Domain, p: Problem) -> _Goal:
+    """The goal compared for ``p`` (cached: explaining and checking the repair both need the
+    prediction's, and a malformed initial state makes it a state-space search)."""
     if p.goal_formula is not None:
         return _Goal(frozenset(), frozenset(), FORMULA, False)
     if p.has_plain_goal:
@@ -224,14 +228,21 @@ class _Builder:
         return PRED_PREFIX + pred_object if pred_object in self.names_a else pred_object
 
     def differences(self, atoms_a: frozenset[Atom], atoms_b: frozenset[Atom],
-                    mapping: Mapping[str, str]) -> Differences:
-        renamed = {(x[0], *(self.name(y, mapping) for y in x[1:])) for x in atoms_b}
-        return Differences(_sorted(set(atoms_a) - renamed), _sorted(renamed - set(atoms_a)))
+                    mapping: Mapping[str, str], written_a: frozenset[Atom] = frozenset(),
+                    written_b: frozenset[Atom] = frozenset()) -> Differences:
+        """``atoms_a`` against ``atoms_b`` renamed; facts a side wrote (``written_*``, e.g. the
+        goal as written) are listed before the ones only implied."""
+        rename = lambda x: (x[0], *(self.name(y, mapping) for y in x[1:]))  # noqa: E731
+        renamed = {rename(x) for x in atoms_b}
+        return Differences(_sorted(set(atoms_a) - renamed, written_a),
+                           _sorted(renamed - set(atoms_a), {rename(x) for x in written_b}))
 
 
-def _sorted(atoms: Iterable[Atom]) -> tuple[str, ...]:
-    """Atoms as PDDL text, fewest arguments first, then alphabetically (smallest first)."""
-    return tuple("(" + " ".join(x) + ")" for x in sorted(atoms, key=lambda x: (len(x), x)))
+def _sorted(atoms: Iterable[Atom], first: Iterable[Atom] = ()) -> tuple[str, ...]:
+    """Atoms as PDDL text: those in ``first``, then fewest arguments, then alphabetically."""
+    first = set(first)
+    return tuple("(" + " ".join(x) + ")"
+                 for x in sorted(atoms, key=lambda x: (x not in first, len(x), x)))
 
 
 def _nonzero(a: Problem, b: Problem, scenes_a, scenes_b, anchors, budget: SearchBudget) -> bool:
@@ -298,13 +309,36 @@ def _joint(builder: _Builder, goal_a: _Goal, goal_b: _Goal, budget: SearchBudget
         objects=Differences(found.missing, tuple(builder.name(o, m) for o in found.extra)),
         missing_types={o: a.type_of[o] for o in found.missing},
         init=builder.differences(a.init, b.init, m),
-        goal=builder.differences(goal_a.positive, goal_b.positive, m),
+        goal=builder.differences(goal_a.positive, goal_b.positive, m, a.goal, b.goal),
         goal_false=builder.differences(goal_a.negative, goal_b.negative, m),
         goal_basis=goal_b.basis, complete=not _late(builder.deadline))
 
 
 def _placeholder(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
                  budget: SearchBudget) -> Explanation:
+    """Init and goal under separate renamings, when that is a certificate; else one renaming.
+
+    Separate renamings are a certificate only if the repaired goal, written over the repaired
+    initial state, is its own fully specified goal (reachable, nothing more implied); that is
+    checked, and where it fails (or a goal is unreachable, so only goals as written compare)
+    one renaming for both is used, whose repair is the ground truth renamed.
+    """
+    if goal_b.basis != FULLY_SPECIFIED:
+        return _joint(builder, goal_a, goal_b, budget)
+    separate = _separate(builder, goal_a, goal_b, budget)
+    try:
+        repaired = apply_explanation(builder.domain, builder.b, separate)
+    except CertificateError:
+        return _joint(builder, goal_a, goal_b, budget)
+    goal = _goal(builder.domain, repaired)
+    if goal.basis == FULLY_SPECIFIED and goal.positive == repaired.goal and (
+            goal.negative == repaired.negative_goal or goal.positive_only):
+        return separate
+    return _joint(builder, goal_a, goal_b, budget)
+
+
+def _separate(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
+              budget: SearchBudget) -> Explanation:
     a, b = builder.a, builder.b
     init_a, init_b = ((INIT, a.init),), ((INIT, b.init),)
     first = builder.search(b.objects, init_a, init_b, _nonzero(a, b, init_a, init_b,
@@ -328,7 +362,7 @@ def _placeholder(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
         objects=Differences(first.missing, tuple(builder.name(o, init_m) for o in first.extra)),
         missing_types={o: a.type_of[o] for o in first.missing},
         init=builder.differences(a.init, b.init, init_m),
-        goal=builder.differences(goal_a.positive, goal_b.positive, g),
+        goal=builder.differences(goal_a.positive, goal_b.positive, g, a.goal, b.goal),
         goal_false=builder.differences(goal_a.negative, goal_b.negative, g),
         goal_basis=goal_b.basis, complete=not _late(builder.deadline))
 
@@ -413,13 +447,43 @@ def summarise(e: Explanation) -> str:
     if e.goal_basis == FORMULA:
         parts.append("the goal formula's differences are not itemised")
     renaming = "best renaming" if e.optimal else "renaming found (best effort, not proven best)"
-    if e.mode == PLACEHOLDER:
+    if e.goal_renaming is not None:
         renaming += ", goal objects renamed separately"
     if e.anchored:
         renaming += f", anchored: {', '.join(e.anchored)}"
     body = "; ".join(parts) if parts else "no differing facts"
     cut = "" if e.complete else " [cut short by the time limit]"
     return f"{head} — under the {renaming}: {body}{cut}"
+
+
+def describe(e: Explanation) -> str:
+    """The explanation as indented text for a terminal (``planetarium grade --explain``)."""
+    lines = ["explanation:", f"  {e.summary}"]
+    if e.kind == NOT_PARSEABLE:
+        return "\n".join(lines)
+    if e.categories:
+        lines.append(f"  categories: {', '.join(e.categories)}")
+    lines.append(f"  mode: {e.mode}" + (f" (anchored: {', '.join(e.anchored)})" if e.anchored
+                                          else ""))
+    proof = "proven to have the fewest differences" if e.optimal else "best effort"
+    lines.append(f"  renaming (prediction -> ground truth; {proof}):")
+    lines += [f"    {p} -> {g}" for p, g in e.renaming.items() if p != g] or ["    (names kept)"]
+    if e.goal_renaming is not None and e.goal_renaming != e.renaming:
+        lines.append("  goal renaming (placeholder mode):")
+        lines += [f"    {p} -> {g}" for p, g in e.goal_renaming.items() if p != g]
+    goal_name = {FULLY_SPECIFIED: "fully specified goal", AS_WRITTEN: "goal as written",
+                 FORMULA: "goal"}[e.goal_basis]
+    for title, diff in (("objects", e.objects), ("init", e.init), (goal_name, e.goal),
+                        ("false in every goal state", e.goal_false)):
+        for sign, items, what in (("-", diff.missing, "only the ground truth has"),
+                                  ("+", diff.extra, "only the prediction has")):
+            if items:
+                lines.append(f"  {title}, {what}:")
+                lines += [f"    {sign} {x}" for x in items]
+    if e.unsolvable:
+        lines.append(f"  unsolvable: {e.unsolvable.get('fact') or '(no single fact)'} — "
+                     f"{e.unsolvable['certificate']}")
+    return "\n".join(lines)
 
 
 # -- the certificate ---------------------------------------------------------------------------
