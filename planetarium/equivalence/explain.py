@@ -92,6 +92,9 @@ class Explanation:
     goal: Differences = Differences()
     goal_false: Differences = Differences()
     goal_basis: str = FULLY_SPECIFIED
+    #: Why no change to the prediction can make it equivalent (an anchored name the ground
+    #: truth lacks), else ``None``.
+    unrepairable: str | None = None
     unsolvable: dict[str, str | None] | None = None
     categories: tuple[str, ...] = ()
     summary: str = ""
@@ -165,6 +168,9 @@ def _goal(domain: Domain, p: Problem) -> _Goal:
 
 def _goals(domain: Domain, a: Problem, b: Problem) -> tuple[_Goal, _Goal]:
     goal_a, goal_b = _goal(domain, a), _goal(domain, b)
+    if FORMULA in (goal_a.basis, goal_b.basis):
+        return (_Goal(frozenset(), frozenset(), FORMULA, False),
+                _Goal(frozenset(), frozenset(), FORMULA, False))
     if AS_WRITTEN in (goal_a.basis, goal_b.basis):
         # No reachable goal state on one side, so no fully specified goal: compare the goals
         # as written (removing these differences still gives the ground truth's goal states).
@@ -284,7 +290,10 @@ def explain(a: Problem, b: Problem, domain: Domain, *, kind: str = NOT_EQUIVALEN
         m = explanation.renaming
         explanation = replace(explanation, unsolvable=unsolvable.to_dict(
             lambda x: (x[0], *(builder.name(y, m) for y in x[1:]))))
-    explanation = replace(explanation, kind=kind, mode=mode, anchored=tuple(sorted(anchors)))
+    lost = sorted(anchors - set(a.objects))
+    explanation = replace(explanation, kind=kind, mode=mode, anchored=tuple(sorted(anchors)),
+                          unrepairable=(f"anchored object(s) {', '.join(lost)} missing from the "
+                                        "ground truth") if lost else None)
     if kind == NOT_EQUIVALENT and mode == IDENTITY and explanation.goal and not (
             explanation.init or explanation.objects) and goal_a.basis == FULLY_SPECIFIED:
         misuse = not _nonzero(a, b, ((GOAL, goal_a.positive),), ((GOAL, goal_b.positive),),
@@ -451,6 +460,8 @@ def summarise(e: Explanation) -> str:
         renaming += ", goal objects renamed separately"
     if e.anchored:
         renaming += f", anchored: {', '.join(e.anchored)}"
+    if e.unrepairable:
+        parts.append(f"no repair exists: {e.unrepairable}")
     body = "; ".join(parts) if parts else "no differing facts"
     cut = "" if e.complete else " [cut short by the time limit]"
     return f"{head} — under the {renaming}: {body}{cut}"
@@ -510,8 +521,8 @@ def apply_explanation(domain: Domain, prediction: Problem,
     lacks, a missing one it has).
     """
     e = explanation if isinstance(explanation, Explanation) else Explanation.from_dict(explanation)
-    if e.goal_basis == FORMULA:
-        raise CertificateError("goal formulas are not itemised")
+    if e.goal_basis == FORMULA or e.unrepairable:
+        raise CertificateError(e.unrepairable or "goal formulas are not itemised")
     used = set(prediction.objects) - {_own(o) for o in e.objects.extra}
     fresh: dict[str, str] = {}
     for gt_object in e.objects.missing:
@@ -541,10 +552,13 @@ def apply_explanation(domain: Domain, prediction: Problem,
     init = undo(prediction.init, e.init, translate(e.renaming))
     goal_of = (translate(e.renaming) if e.goal_renaming is None
                else translate(e.goal_renaming, e.goal_missing_as))
-    basis = _goal(domain, prediction)
-    if basis.basis != e.goal_basis:
-        raise CertificateError(f"the prediction's goal is {basis.basis}, the explanation's "
-                               f"{e.goal_basis}")
+    if e.goal_basis == AS_WRITTEN:
+        basis = _Goal(prediction.goal, prediction.negative_goal, AS_WRITTEN, False)
+    else:
+        basis = _goal(domain, prediction)
+        if basis.basis != e.goal_basis:
+            raise CertificateError(f"the prediction's goal is {basis.basis}, the "
+                                   f"explanation's {e.goal_basis}")
     goal = undo(basis.positive, e.goal, goal_of)
     negative = undo(basis.negative, e.goal_false, goal_of)
     extra_objects = {_own(o) for o in e.objects.extra}

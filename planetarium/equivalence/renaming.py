@@ -72,13 +72,16 @@ class _Problem:
             for arg in set(atom[2:]):
                 self.touching[arg].append(atom)
 
+    def ghost(self, t: str, side: str) -> None:
+        mine = self.by_type.setdefault(t, [])
+        ghost = _Ghost(f"{side}{t}#{len(self.touching)}")
+        mine.append(ghost)
+        self.touching[ghost] = []
+
     def pad(self, other: _Problem, side: str) -> None:
         for t, theirs in other.by_type.items():
-            mine = self.by_type.setdefault(t, [])
-            for i in range(len(theirs) - len(mine)):
-                ghost = _Ghost(f"{side}{t}#{i}")
-                mine.append(ghost)
-                self.touching[ghost] = []
+            for _ in range(len(theirs) - len(self.by_type.get(t, ()))):
+                self.ghost(t, side)
 
 
 def _key(atom: Tagged) -> tuple[str, str]:
@@ -292,6 +295,12 @@ def best_renaming(objects_a: Sequence[str], types_a: Sequence[str], atoms_a: Ite
     can always say what it found.
     """
     a, b = _Problem(objects_a, types_a, atoms_a), _Problem(objects_b, types_b, atoms_b)
+    # An anchored name on one side only has no counterpart: a ghost on the other side takes it.
+    for mine, theirs, side in ((a, b, "extra:"), (b, a, "missing:")):
+        for t, objs in mine.by_type.items():
+            for o in objs:
+                if o in anchors and o not in theirs.touching:
+                    theirs.ghost(t, side)
     a.pad(b, "missing:")
     b.pad(a, "extra:")
     search = _Search(a, b, anchors, deadline, max_nodes)

@@ -25,7 +25,8 @@ from .bruteforce import equivalent_by_definition
 
 @dataclass(frozen=True)
 class CertificateCheck:
-    """``checked``: the explanation was one to check (a complete "no" with itemised goals);
+    """``checked``: the explanation was one to check (a complete "no" with itemised goals and
+    a repair: not one whose ground truth lacks an anchored name);
     ``ok``: undoing its differences gave an equivalent problem; ``why``: what failed."""
 
     result: GradeResult
@@ -46,7 +47,7 @@ def check_certificate(gt: str, pred: str, options: GradeOptions | None = None, *
     result = grade(gt, pred, options=options)
     e = result.explanation
     if e is None or e.kind not in (NOT_EQUIVALENT, UNSOLVABLE) or not e.complete or (
-            e.goal_basis == FORMULA):
+            e.goal_basis == FORMULA or e.unrepairable):
         return CertificateCheck(result, False)
     relax = options.relax_typing
     domain, truth = load_ground_truth(gt, relax_typing=relax)
