@@ -1,12 +1,14 @@
 """Why is it wrong?  A checked explanation of a grading verdict.
 
 An :class:`Explanation` names the renaming of the prediction's objects into the ground truth's
-(:mod:`planetarium.equivalence.renaming`: the fewest differences, proven optimal when a bounded
-search can), and under it the differences: objects with no counterpart, initial facts, and
-facts of the *fully specified* goal (the goal the grader compares; for an unsolvable prediction,
-which has none, its goal as written).  Atoms are written in the ground truth's names; an object
-of the prediction with no counterpart keeps its own name, prefixed ``pred:`` where that name is
-also a ground-truth object's (``:`` cannot occur in a PDDL name, so the prefix is unambiguous).
+(:mod:`planetarium.equivalence.renaming`: the fewest differences — initial-state differences
+counted first, so a goal difference never hides behind a renaming that breaks a matching
+initial state — proven optimal when a bounded search can), and under it the differences:
+objects with no counterpart, initial facts, and facts of the *fully specified* goal (the goal
+the grader compares; for an unsolvable prediction, which has none, its goal as written).
+Atoms are written in the ground truth's names; an object of the prediction with no
+counterpart keeps its own name, prefixed ``pred:`` where that name is also a ground-truth
+object's (``:`` cannot occur in a PDDL name, so the prefix is unambiguous).
 
 Modes say what was compared:
 
@@ -216,7 +218,8 @@ class _Builder:
         self.anchors, self.deadline = anchors, deadline
         self.names_a = set(a.objects)
 
-    def search(self, objects_b, scenes_a, scenes_b, nonzero: bool, seeds=()) -> Renaming:
+    def search(self, objects_b, scenes_a, scenes_b, nonzero: bool, seeds=(),
+               weights: Mapping[str, int] | None = None) -> Renaming:
         a, b = self.a, self.b
         keep = set(objects_b)
         atoms_a = [x for scene, atoms in scenes_a for x in _tag(scene, atoms)]
@@ -226,7 +229,7 @@ class _Builder:
         return best_renaming(a.objects, a.object_types, atoms_a,
                              [o for o in b.objects if o in keep], types_b, atoms_b,
                              anchors=self.anchors, seeds=seeds, nonzero=nonzero,
-                             deadline=self.deadline)
+                             deadline=self.deadline, weights=weights)
 
     def name(self, pred_object: str, mapping: Mapping[str, str]) -> str:
         if pred_object in mapping:
@@ -311,7 +314,9 @@ def _joint(builder: _Builder, goal_a: _Goal, goal_b: _Goal, budget: SearchBudget
     seeds = _seeds(a, b, ((INIT, a.init),), ((INIT, b.init),), builder.anchors)
     nonzero = goal_a.basis == goal_b.basis and _nonzero(a, b, scenes_a, scenes_b,
                                                         builder.anchors, budget)
-    found = builder.search(b.objects, scenes_a, scenes_b, nonzero, seeds)
+    # Initial-state differences count first: a goal difference never buys an init difference.
+    init_weight = 1 + sum(len(x) for _, x in scenes_a[1:]) + sum(len(x) for _, x in scenes_b[1:])
+    found = builder.search(b.objects, scenes_a, scenes_b, nonzero, seeds, {INIT: init_weight})
     m = found.mapping
     return Explanation(
         NOT_EQUIVALENT, optimal=found.optimal, renaming=dict(sorted(m.items())),
