@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 #: Branch-and-bound nodes tried before settling for the best renaming found.
-MAX_NODES = 20_000
+MAX_NODES = 5_000
 
 #: A tagged atom: ``(scene, predicate, arg, ...)``.
 Tagged = tuple[str, ...]
