@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
             how, answer = "renamed", renamed(truth, rng)
         else:
             how, answer = next(wrong_answers(truth, rng, per_problem=1))
-        answers.append({"id": row["id"], "output": problem_to_pddl(
+        answers.append({"id": str(row["id"]), "output": problem_to_pddl(
             answer, typed=domain.definition.typed)})
         made.append({"id": row["id"], "mutation": how})
     config = make_config({"name": "synthetic-wrong-answers", "backend": "transformers",
