@@ -232,3 +232,25 @@ def test_a_hostile_answer_with_thousands_of_objects_stays_within_the_time_limit(
     assert time.monotonic() - start < 2.5
     assert result.equivalent is False and result.explanation is not None
     assert len(result.explanation.objects.extra) == 1996  # reported, however long it took
+
+
+@pytest.mark.parametrize("mutation, main, allowed", [
+    ("drop-goal-fact", "goal-under-specified", set()),
+    ("extra-object", "wrong-object-count", set()),
+    ("drop-init-fact", "init-differs", {"unsolvable", "goal-under-specified", "wrong-goal"}),
+])
+def test_categories_name_the_mistake_that_was_made(mutation, main, allowed):
+    """One known mistake per answer: its categories are among those the mistake can cause."""
+    from planetarium.testing.wrong_answers import MUTATIONS
+
+    rng = random.Random(13)
+    seen = set()
+    for domain in DOMAINS:
+        for size in (3, 4, 5):
+            truth = dataset_problem(domain, rng, size)
+            wrong = MUTATIONS[mutation](truth, rng)
+            e = grade(problem_to_pddl(truth, typed=True), problem_to_pddl(wrong, typed=True),
+                      explain=True).explanation
+            assert set(e.categories) <= allowed | {main}, (domain, e.summary)
+            seen |= set(e.categories)
+    assert main in seen
