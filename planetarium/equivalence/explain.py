@@ -14,16 +14,18 @@ Modes say what was compared:
 
 * ``identity``: one renaming for the initial state and the goal together;
 * ``placeholder`` (the paper's): the initial states under one renaming, the goals under another
-  (``goal_renaming``), over the objects the first one matched;
+  (``goal_renaming``) over the objects the first one matched — when the repair this gives is
+  still a certificate (checked), else one renaming for both;
 * ``strict-placeholder``: one renaming for both, as in identity mode — removing its differences
   gives an identity-equivalent problem, which is strict-placeholder equivalent too.
 
 Every explanation is a certificate: :func:`apply_explanation` applies its differences to the
 prediction (in the prediction's own names), and grading the result against the ground truth
-says "equivalent" (tests/test_explain*.py check this on the conformance corpus and on thousands
-of generated wrong answers).  An unsolvable prediction also gets the reason: a goal fact that no
-reachable state holds, with its certificate (delete relaxation or an h^2 mutex), when one of
-those proves it.
+says "equivalent" (tests/test_explain.py checks this on the conformance corpus and a sample of
+generated wrong answers, bench/bench_explain.py on thousands).  An unsolvable prediction also
+gets the reason: a goal fact that no reachable state holds, with its certificate (delete
+relaxation or an h^2 mutex), when one of those proves it.  The data model, categories and text
+live in :mod:`planetarium.equivalence.explanation` (re-exported here).
 """
 
 from __future__ import annotations
