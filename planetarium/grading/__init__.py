@@ -20,7 +20,16 @@ from typing import Any
 
 from ..domains import get_domain
 from ..domains.base import Domain
-from ..equivalence import Limits, compare
+from ..equivalence import REACHABLE_GOAL_STATES, Limits, compare
+from ..equivalence.explain import (
+    EQUIVALENT,
+    NOT_EQUIVALENT,
+    UNSOLVABLE,
+    Explanation,
+    explain,
+    not_parseable,
+)
+from ..equivalence.unsolvable import unsolvable_reason
 from ..errors import (
     PDDLSyntaxError,
     PDDLValidationError,
@@ -82,22 +91,24 @@ def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
                                   f"ground truth: {err}")
     name = domain.name
     if len(pred) > MAX_INPUT_CHARS:
-        return GradeResult(decided(False, f"output has {len(pred)} characters, over the "
-                                          f"{MAX_INPUT_CHARS} limit"), domain=name)
+        return _unparseable(f"output has {len(pred)} characters, over the {MAX_INPUT_CHARS} "
+                            "limit", name, options)
     try:
         problem = read_problem(pred, domain.definition, relax_typing=options.relax_typing)
     except UnsupportedFeatureError as err:
         unsupported = undecided(Status.UNSUPPORTED, str(err))
         return GradeResult(decided(True), unsupported, unsupported, domain=name)
     except (PDDLSyntaxError, PDDLValidationError, RecursionError) as err:
-        return GradeResult(decided(False, str(err)), domain=name)
+        return _unparseable(str(err), name, options)
     parse = decided(True)
 
     solve = _solve(domain, problem, deadline) if options.check_solvable else SKIPPED
+    anchors = set(options.anchored_objects) | (set(truth.objects) if options.anchor_all else set())
     if solve.value is False and not options.equivalence_for_unsolvable:
         return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
-                           domain=name)
-    anchors = set(options.anchored_objects) | (set(truth.objects) if options.anchor_all else set())
+                           domain=name, explanation=_explanation(
+                               truth, problem, domain, options, anchors, deadline, UNSOLVABLE,
+                               solve.reason))
     try:
         verdict = compare(truth, problem, domain, is_placeholder=options.is_placeholder,
                           limits=Limits(timeout_s=max(0.0, deadline - time.monotonic())),
@@ -111,7 +122,31 @@ def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
         equivalence = undecided(Status.INTERNAL_ERROR, f"equivalence failed: {err}")
     else:
         equivalence = decided(verdict.equivalent, verdict.reason)
+        if options.explain:
+            return GradeResult(parse, solve, equivalence, domain=name, explanation=_explanation(
+                truth, problem, domain, options, anchors, deadline,
+                EQUIVALENT if verdict.equivalent else NOT_EQUIVALENT))
     return GradeResult(parse, solve, equivalence, domain=name)
+
+
+def _unparseable(reason: str, domain: str, options: GradeOptions) -> GradeResult:
+    return GradeResult(decided(False, reason), domain=domain,
+                       explanation=not_parseable(reason) if options.explain else None)
+
+
+def _explanation(truth: Problem, problem: Problem, domain: Domain, options: GradeOptions,
+                 anchors: set[str], deadline: float, kind: str,
+                 proof: str = "") -> Explanation | None:
+    """The explanation of a decided verdict, under the same deadline (cut short past it)."""
+    if not options.explain:
+        return None
+    try:
+        reason = unsolvable_reason(domain, problem, proof, deadline) if kind == UNSOLVABLE else None
+        return explain(truth, problem, domain, kind=kind, is_placeholder=options.is_placeholder,
+                       strict=options.placeholder_semantics == REACHABLE_GOAL_STATES,
+                       anchored_objects=anchors, unsolvable=reason, deadline=deadline)
+    except PlanetariumError as err:  # a limit or an unsupported goal: the verdict stands
+        return Explanation(kind, complete=False, summary=f"explanation cut short: {err}")
 
 
 _SOLVE_STATUS = {SolveStatus.TIMEOUT: Status.TIMEOUT, SolveStatus.ERROR: Status.INTERNAL_ERROR}

@@ -31,6 +31,8 @@ class GradeOptions:
     ``anchored_objects``: names every renaming must keep (case-insensitive, like PDDL names);
     ``anchor_all``: anchor every object of the ground truth.
     ``placeholder_semantics``: ``paper`` (Algorithm 1) or ``reachable-goal-states``.
+    ``explain``: attach an :class:`~planetarium.equivalence.explain.Explanation` to every
+    decided "no" (and "yes"): the renaming and the differences (costs time; off by default).
     """
 
     is_placeholder: bool = False
@@ -41,6 +43,7 @@ class GradeOptions:
     anchored_objects: tuple[str, ...] = field(default=())
     anchor_all: bool = False
     placeholder_semantics: PlaceholderSemantics = PlaceholderSemantics.PAPER
+    explain: bool = False
 
     def __post_init__(self) -> None:
         for option in fields(self):  # annotations are strings here (PEP 563)

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..equivalence.explain import Explanation
 
 
 class Status(str, Enum):
@@ -86,6 +89,8 @@ class GradeResult:
     #: Set when the pair never reached the prediction's stages (bad item, bad ground truth,
     #: hung worker): where that happened and what it was.
     failure: tuple[Stage, StageVerdict] | None = None
+    #: Why the answer is what it is (``GradeOptions(explain=True)`` only; else ``None``).
+    explanation: Explanation | None = None
 
     @classmethod
     def failed(cls, stage: Stage, status: Status, reason: str, *, domain: str | None = None,
@@ -140,9 +145,10 @@ class GradeResult:
         return self._settling()[1].reason
 
     def to_dict(self) -> dict[str, Any]:
-        """The flat row batch grading writes (JSON-ready; enums as their string values)."""
+        """The flat row batch grading writes (JSON-ready; enums as their string values);
+        ``"explanation"`` only when one was computed."""
         stage = self.stage
-        return {
+        row = {
             "id": self.id,
             "domain": self.domain,
             "parseable": self.parseable,
@@ -155,3 +161,6 @@ class GradeResult:
             "stages": {s.value: {"status": v.status.value, "reason": v.reason}
                        for s, v in self.stages().items()},
         }
+        if self.explanation is not None:
+            row["explanation"] = self.explanation.to_dict()
+        return row

@@ -1,0 +1,496 @@
+"""Why is it wrong?  A checked explanation of a grading verdict.
+
+An :class:`Explanation` names the renaming of the prediction's objects into the ground truth's
+(:mod:`planetarium.equivalence.renaming`: the fewest differences, proven optimal when a bounded
+search can), and under it the differences: objects with no counterpart, initial facts, and
+facts of the *fully specified* goal (the goal the grader compares; for an unsolvable prediction,
+which has none, its goal as written).  Atoms are written in the ground truth's names; an object
+of the prediction with no counterpart keeps its own name, prefixed ``pred:`` where that name is
+also a ground-truth object's (``:`` cannot occur in a PDDL name, so the prefix is unambiguous).
+
+Modes say what was compared:
+
+* ``identity``: one renaming for the initial state and the goal together;
+* ``placeholder`` (the paper's): the initial states under one renaming, the goals under another
+  (``goal_renaming``), over the objects the first one matched;
+* ``strict-placeholder``: one renaming for both, as in identity mode — removing its differences
+  gives an identity-equivalent problem, which is strict-placeholder equivalent too.
+
+Every explanation is a certificate: :func:`apply_explanation` applies its differences to the
+prediction (in the prediction's own names), and grading the result against the ground truth
+says "equivalent" (tests/test_explain*.py check this on the conformance corpus and on thousands
+of generated wrong answers).  An unsolvable prediction also gets the reason: a goal fact that no
+reachable state holds, with its certificate (delete relaxation or an h^2 mutex), when one of
+those proves it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+import rustworkx as rx
+
+from ..domains.base import Domain
+from ..errors import ResourceLimitError
+from ..graph import GOAL, GOAL_FALSE, INIT, SearchBudget, build_graph, isomorphic
+from ..pddl.domain import Atom
+from ..pddl.problem import Problem
+from .closure import literal_closure
+from .renaming import Renaming, Tagged, best_renaming
+from .unsolvable import UnsolvableReason
+
+IDENTITY, PLACEHOLDER, STRICT_PLACEHOLDER = "identity", "placeholder", "strict-placeholder"
+NOT_EQUIVALENT, UNSOLVABLE, NOT_PARSEABLE, EQUIVALENT = (
+    "not-equivalent", "unsolvable", "not-parseable", "equivalent")
+#: The goal a difference list is over: the fully specified goal, or (no reachable goal state)
+#: the goal as written, or nothing itemised (a goal with ``or`` / ``exists`` / ...).
+FULLY_SPECIFIED, AS_WRITTEN, FORMULA = "fully-specified", "as-written", "formula"
+#: Prefix of a prediction object with no counterpart whose name a ground-truth object also has.
+PRED_PREFIX = "pred:"
+
+#: Error categories (see :func:`categorise`), in the order reports list them.
+CATEGORIES = ("not-parseable", "unsolvable", "wrong-object-count", "init-differs",
+              "goal-under-specified", "goal-over-specified", "wrong-goal", "placeholder-misuse")
+
+
+@dataclass(frozen=True)
+class Differences:
+    """Atoms (or objects) the ground truth has and the prediction lacks, and the reverse."""
+
+    missing: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.missing) + len(self.extra)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What differs between a prediction and its ground truth, and under which renaming.
+
+    Serialised by :meth:`to_dict` (the ``"explanation"`` key of a result row); see the module
+    docstring for the meaning of each part.  ``complete`` is ``False`` when the time limit cut
+    the explanation short (the verdict stands; the renaming is then the best found so far).
+    """
+
+    kind: str
+    mode: str = IDENTITY
+    anchored: tuple[str, ...] = ()
+    optimal: bool = False
+    renaming: dict[str, str] = field(default_factory=dict)
+    goal_renaming: dict[str, str] | None = None
+    #: Placeholder mode: a ground-truth object the goal renaming leaves over -> the one the init
+    #: renaming leaves over that stands for the same added object.
+    goal_missing_as: dict[str, str] = field(default_factory=dict)
+    objects: Differences = Differences()
+    missing_types: dict[str, str] = field(default_factory=dict)
+    init: Differences = Differences()
+    goal: Differences = Differences()
+    goal_false: Differences = Differences()
+    goal_basis: str = FULLY_SPECIFIED
+    unsolvable: dict[str, str | None] | None = None
+    categories: tuple[str, ...] = ()
+    summary: str = ""
+    complete: bool = True
+
+    @property
+    def size(self) -> int:
+        """The number of differing facts (objects not counted)."""
+        return len(self.init) + len(self.goal) + len(self.goal_false)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (tuples as lists)."""
+        out = asdict(self)
+        for key in ("objects", "init", "goal", "goal_false"):
+            out[key] = {k: list(v) for k, v in out[key].items()}
+        out["anchored"] = list(self.anchored)
+        out["categories"] = list(self.categories)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Explanation:
+        """The inverse of :meth:`to_dict` (for reading result rows back)."""
+        values = dict(data)
+        for key in ("objects", "init", "goal", "goal_false"):
+            part = values.get(key) or {}
+            values[key] = Differences(tuple(part.get("missing", ())), tuple(part.get("extra", ())))
+        values["anchored"] = tuple(values.get("anchored", ()))
+        values["categories"] = tuple(values.get("categories", ()))
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in values.items() if k in known})
+
+
+def not_parseable(reason: str) -> Explanation:
+    """A prediction that could not be read: the reader's reason is the whole explanation."""
+    return Explanation(NOT_PARSEABLE, optimal=True, categories=("not-parseable",),
+                       summary=f"the prediction is not a valid problem: {reason}")
+
+
+# -- building ---------------------------------------------------------------------------------
+
+def _tag(scene: str, atoms: Iterable[Atom]) -> list[Tagged]:
+    return [(scene, *a) for a in atoms]
+
+
+@dataclass(frozen=True)
+class _Goal:
+    """One side's goal as compared: true facts, false facts, which goal that is, and whether
+    the false facts add nothing (the goal states are the reachable states with the true ones)."""
+
+    positive: frozenset[Atom]
+    negative: frozenset[Atom]
+    basis: str
+    positive_only: bool = True
+
+
+def _goal(domain: Domain, p: Problem) -> _Goal:
+    if p.goal_formula is not None:
+        return _Goal(frozenset(), frozenset(), FORMULA, False)
+    if p.has_plain_goal:
+        full = domain.fully_specify(p)
+        return _Goal(full, frozenset(), FULLY_SPECIFIED) if full is not None else _Goal(
+            p.goal, frozenset(), AS_WRITTEN)
+    closure = literal_closure(domain, p)
+    if closure is None:
+        return _Goal(p.goal, p.negative_goal, AS_WRITTEN, False)
+    return _Goal(closure.positive, closure.negative, FULLY_SPECIFIED, closure.positive_only)
+
+
+def _goals(domain: Domain, a: Problem, b: Problem) -> tuple[_Goal, _Goal]:
+    goal_a, goal_b = _goal(domain, a), _goal(domain, b)
+    if AS_WRITTEN in (goal_a.basis, goal_b.basis):
+        # No reachable goal state on one side, so no fully specified goal: compare the goals
+        # as written (removing these differences still gives the ground truth's goal states).
+        return (_Goal(a.goal, a.negative_goal, AS_WRITTEN, False),
+                _Goal(b.goal, b.negative_goal, AS_WRITTEN, False))
+    # As the grader does: false facts that add nothing on both sides change no verdict.
+    if goal_a.basis == goal_b.basis == FULLY_SPECIFIED and (
+            goal_a.positive_only and goal_b.positive_only):
+        goal_a = replace(goal_a, negative=frozenset())
+        goal_b = replace(goal_b, negative=frozenset())
+    return goal_a, goal_b
+
+
+def _seeds(a: Problem, b: Problem, scenes_a, scenes_b, anchors, limit: int = 8) -> list[dict]:
+    """Renamings from the isomorphisms of the graphs of ``scenes`` (if any), a few of them."""
+    graph_a = build_graph(a.objects, a.object_types, scenes_a, anchors)
+    graph_b = build_graph(b.objects, b.object_types, scenes_b, anchors)
+    if graph_a.num_nodes() != graph_b.num_nodes() or len(a.objects) != len(b.objects):
+        return []
+    n = len(a.objects)
+    seeds = []
+    try:
+        for mapping in rx.vf2_mapping(graph_b, graph_a, node_matcher=_same, edge_matcher=_same,
+                                      id_order=False, call_limit=50_000):
+            seeds.append({b.objects[i]: a.objects[mapping[i]] for i in range(n)})
+            if len(seeds) >= limit:
+                break
+    except Exception:  # noqa: BLE001 - a seed is a hint; the search works without one
+        return seeds
+    return seeds
+
+
+def _same(x: int, y: int) -> bool:
+    return x == y
+
+
+class _Builder:
+    """Compares the two problems scene by scene and assembles the explanation."""
+
+    def __init__(self, a: Problem, b: Problem, domain: Domain, anchors: frozenset[str],
+                 deadline: float | None) -> None:
+        self.a, self.b, self.domain = a, b, domain
+        self.anchors, self.deadline = anchors, deadline
+        self.names_a = set(a.objects)
+
+    def search(self, objects_b, scenes_a, scenes_b, nonzero: bool, seeds=()) -> Renaming:
+        a, b = self.a, self.b
+        keep = set(objects_b)
+        atoms_a = [x for scene, atoms in scenes_a for x in _tag(scene, atoms)]
+        atoms_b = [x for scene, atoms in scenes_b for x in _tag(scene, atoms)
+                   if set(x[2:]) <= keep]
+        types_b = [t for o, t in zip(b.objects, b.object_types, strict=True) if o in keep]
+        return best_renaming(a.objects, a.object_types, atoms_a,
+                             [o for o in b.objects if o in keep], types_b, atoms_b,
+                             anchors=self.anchors, seeds=seeds, nonzero=nonzero,
+                             deadline=self.deadline)
+
+    def name(self, pred_object: str, mapping: Mapping[str, str]) -> str:
+        if pred_object in mapping:
+            return mapping[pred_object]
+        return PRED_PREFIX + pred_object if pred_object in self.names_a else pred_object
+
+    def differences(self, atoms_a: frozenset[Atom], atoms_b: frozenset[Atom],
+                    mapping: Mapping[str, str]) -> Differences:
+        renamed = {(x[0], *(self.name(y, mapping) for y in x[1:])) for x in atoms_b}
+        return Differences(_sorted(set(atoms_a) - renamed), _sorted(renamed - set(atoms_a)))
+
+
+def _sorted(atoms: Iterable[Atom]) -> tuple[str, ...]:
+    """Atoms as PDDL text, fewest arguments first, then alphabetically (smallest first)."""
+    return tuple("(" + " ".join(x) + ")" for x in sorted(atoms, key=lambda x: (len(x), x)))
+
+
+def _nonzero(a: Problem, b: Problem, scenes_a, scenes_b, anchors, budget: SearchBudget) -> bool:
+    """Whether no renaming makes these scenes equal (so every renaming has a difference)."""
+    if sorted(a.object_types) != sorted(b.object_types):
+        return False  # unequal objects: a renaming may still match every fact
+    graph_a = build_graph(a.objects, a.object_types, scenes_a, anchors)
+    graph_b = build_graph(b.objects, b.object_types, scenes_b, anchors)
+    return not isomorphic(graph_a, graph_b, budget)
+
+
+def explain(a: Problem, b: Problem, domain: Domain, *, kind: str = NOT_EQUIVALENT,
+            is_placeholder: bool = False, strict: bool = False,
+            anchored_objects: Iterable[str] = (), unsolvable: UnsolvableReason | None = None,
+            deadline: float | None = None) -> Explanation:
+    """Explain how prediction ``b`` differs from ground truth ``a`` (see the module docstring).
+
+    ``kind``: the verdict being explained; ``strict``: placeholder mode with the
+    reachable-goal-states semantics; ``unsolvable``: the reason :func:`unsolvable_reason` found.
+    Past ``deadline`` (``time.monotonic()``) or the time limit in force the explanation stops
+    with ``complete=False`` and what it has.
+    """
+    anchors = frozenset(anchored_objects)
+    mode = (STRICT_PLACEHOLDER if strict else PLACEHOLDER) if is_placeholder else IDENTITY
+    builder = _Builder(a, b, domain, anchors, deadline)
+    budget = SearchBudget(None, deadline)
+    try:
+        goal_a, goal_b = _goals(domain, a, b)
+        if mode == PLACEHOLDER:
+            explanation = _placeholder(builder, goal_a, goal_b, budget)
+        else:
+            explanation = _joint(builder, goal_a, goal_b, budget)
+    except ResourceLimitError as err:
+        return Explanation(kind, mode, tuple(sorted(anchors)),
+                           unsolvable=None if unsolvable is None else unsolvable.to_dict(),
+                           complete=False, categories=_base_categories(kind),
+                           summary=f"explanation cut short: {err}")
+    if unsolvable is not None:
+        m = explanation.renaming
+        explanation = replace(explanation, unsolvable=unsolvable.to_dict(
+            lambda x: (x[0], *(builder.name(y, m) for y in x[1:]))))
+    explanation = replace(explanation, kind=kind, mode=mode, anchored=tuple(sorted(anchors)))
+    if kind == NOT_EQUIVALENT and mode == IDENTITY and explanation.goal and not (
+            explanation.init or explanation.objects) and goal_a.basis == FULLY_SPECIFIED:
+        misuse = not _nonzero(a, b, ((GOAL, goal_a.positive),), ((GOAL, goal_b.positive),),
+                              anchors, budget)
+    else:
+        misuse = False
+    explanation = replace(explanation, categories=categorise(explanation, misuse))
+    return replace(explanation, summary=summarise(explanation))
+
+
+def _joint(builder: _Builder, goal_a: _Goal, goal_b: _Goal, budget: SearchBudget) -> Explanation:
+    a, b = builder.a, builder.b
+    scenes_a = ((INIT, a.init), (GOAL, goal_a.positive), (GOAL_FALSE, goal_a.negative))
+    scenes_b = ((INIT, b.init), (GOAL, goal_b.positive), (GOAL_FALSE, goal_b.negative))
+    seeds = _seeds(a, b, ((INIT, a.init),), ((INIT, b.init),), builder.anchors)
+    nonzero = goal_a.basis == goal_b.basis and _nonzero(a, b, scenes_a, scenes_b,
+                                                        builder.anchors, budget)
+    found = builder.search(b.objects, scenes_a, scenes_b, nonzero, seeds)
+    m = found.mapping
+    return Explanation(
+        NOT_EQUIVALENT, optimal=found.optimal, renaming=dict(sorted(m.items())),
+        objects=Differences(found.missing, tuple(builder.name(o, m) for o in found.extra)),
+        missing_types={o: a.type_of[o] for o in found.missing},
+        init=builder.differences(a.init, b.init, m),
+        goal=builder.differences(goal_a.positive, goal_b.positive, m),
+        goal_false=builder.differences(goal_a.negative, goal_b.negative, m),
+        goal_basis=goal_b.basis, complete=not _late(builder.deadline))
+
+
+def _placeholder(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
+                 budget: SearchBudget) -> Explanation:
+    a, b = builder.a, builder.b
+    init_a, init_b = ((INIT, a.init),), ((INIT, b.init),)
+    first = builder.search(b.objects, init_a, init_b, _nonzero(a, b, init_a, init_b,
+                                                              builder.anchors, budget),
+                           _seeds(a, b, init_a, init_b, builder.anchors))
+    scenes_a = ((GOAL, goal_a.positive), (GOAL_FALSE, goal_a.negative))
+    scenes_b = ((GOAL, goal_b.positive), (GOAL_FALSE, goal_b.negative))
+    # The goal renaming matches the objects the init renaming matched (one object set), so its
+    # leftovers are the init renaming's: the missing ones get the same fresh objects.
+    matched_b = [o for o in b.objects if o in first.mapping]
+    nonzero = goal_a.basis == goal_b.basis and not first.missing and not first.extra and (
+        _nonzero(a, b, scenes_a, scenes_b, builder.anchors, budget))
+    second = builder.search(matched_b, scenes_a, scenes_b, nonzero,
+                            _seeds(a, b, scenes_a, scenes_b, builder.anchors))
+    g = dict(second.mapping)
+    init_m = first.mapping
+    return Explanation(
+        NOT_EQUIVALENT, optimal=first.optimal and second.optimal,
+        renaming=dict(sorted(init_m.items())), goal_renaming=dict(sorted(g.items())),
+        goal_missing_as=_pair_leftovers(a, second.missing, first.missing),
+        objects=Differences(first.missing, tuple(builder.name(o, init_m) for o in first.extra)),
+        missing_types={o: a.type_of[o] for o in first.missing},
+        init=builder.differences(a.init, b.init, init_m),
+        goal=builder.differences(goal_a.positive, goal_b.positive, g),
+        goal_false=builder.differences(goal_a.negative, goal_b.negative, g),
+        goal_basis=goal_b.basis, complete=not _late(builder.deadline))
+
+
+def _pair_leftovers(a: Problem, goal_missing: Iterable[str],
+                    init_missing: Iterable[str]) -> dict[str, str]:
+    """The ground-truth objects the goal renaming left over, each paired with one the init
+    renaming left over, type by type: both stand for the same object added to the prediction."""
+    pools: dict[str, list[str]] = {}
+    for o in sorted(init_missing):
+        pools.setdefault(a.type_of[o], []).append(o)
+    return {o: pools[a.type_of[o]].pop(0) for o in sorted(goal_missing)}
+
+
+def _late(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() > deadline
+
+
+# -- categories and summary -------------------------------------------------------------------
+
+def _base_categories(kind: str) -> tuple[str, ...]:
+    return {NOT_PARSEABLE: ("not-parseable",), UNSOLVABLE: ("unsolvable",)}.get(kind, ())
+
+
+def categorise(explanation: Explanation, placeholder_misuse: bool = False) -> tuple[str, ...]:
+    """Error categories of an explanation, in :data:`CATEGORIES` order (several may apply).
+
+    ``wrong-object-count``: objects without counterpart; ``init-differs``: initial facts differ;
+    goal facts only missing: ``goal-under-specified``, only added: ``goal-over-specified``,
+    both: ``wrong-goal``; ``placeholder-misuse``: identity mode, the goal has the right
+    arrangement on the wrong objects (placeholder mode would accept it).
+    """
+    if explanation.kind == EQUIVALENT:
+        return ()
+    found = set(_base_categories(explanation.kind))
+    if explanation.objects:
+        found.add("wrong-object-count")
+    if explanation.init:
+        found.add("init-differs")
+    missing = bool(explanation.goal.missing or explanation.goal_false.missing)
+    extra = bool(explanation.goal.extra or explanation.goal_false.extra)
+    if missing and extra:
+        found.add("wrong-goal")
+    elif missing:
+        found.add("goal-under-specified")
+    elif extra:
+        found.add("goal-over-specified")
+    if placeholder_misuse:
+        found.add("placeholder-misuse")
+    return tuple(c for c in CATEGORIES if c in found)
+
+
+def _listed(atoms: tuple[str, ...], limit: int = 3) -> str:
+    shown = ", ".join(atoms[:limit])
+    return shown + (f" and {len(atoms) - limit} more" if len(atoms) > limit else "")
+
+
+def _part(what: str, diff: Differences, lacks: str = "lacks", has: str = "has extra") -> str | None:
+    bits = []
+    if diff.missing:
+        bits.append(f"{lacks} {_listed(diff.missing)}")
+    if diff.extra:
+        bits.append(f"{has} {_listed(diff.extra)}")
+    return f"{what} " + " and ".join(bits) if bits else None
+
+
+def summarise(e: Explanation) -> str:
+    """One line a person reads: what differs, under which kind of renaming."""
+    if e.kind == NOT_PARSEABLE:
+        return e.summary
+    goal_name = {FULLY_SPECIFIED: "fully specified goal", AS_WRITTEN: "goal as written",
+                 FORMULA: "goal"}[e.goal_basis]
+    parts = [p for p in (
+        _part("objects:", e.objects, "missing", "extra"), _part("init", e.init),
+        _part(goal_name, e.goal), _part("facts false in every goal state", e.goal_false)) if p]
+    head = {EQUIVALENT: "equivalent", NOT_EQUIVALENT: "not equivalent",
+            UNSOLVABLE: "unsolvable"}[e.kind]
+    if e.kind == UNSOLVABLE and e.unsolvable:
+        fact = e.unsolvable.get("fact")
+        head += (f" ({fact} never holds: {e.unsolvable['certificate']})" if fact
+                 else f" ({e.unsolvable['certificate']})")
+    if e.goal_basis == FORMULA:
+        parts.append("the goal formula's differences are not itemised")
+    renaming = "best renaming" if e.optimal else "renaming found (best effort, not proven best)"
+    if e.mode == PLACEHOLDER:
+        renaming += ", goal objects renamed separately"
+    if e.anchored:
+        renaming += f", anchored: {', '.join(e.anchored)}"
+    body = "; ".join(parts) if parts else "no differing facts"
+    cut = "" if e.complete else " [cut short by the time limit]"
+    return f"{head} — under the {renaming}: {body}{cut}"
+
+
+# -- the certificate ---------------------------------------------------------------------------
+
+class CertificateError(ValueError):
+    """An explanation that does not fit the prediction it claims to explain."""
+
+
+def _parse_atom(text: str) -> Atom:
+    if not (text.startswith("(") and text.endswith(")")):
+        raise CertificateError(f"not an atom: {text!r}")
+    return tuple(text[1:-1].split())
+
+
+def apply_explanation(domain: Domain, prediction: Problem,
+                      explanation: Explanation | Mapping[str, Any]) -> Problem:
+    """The prediction with the explanation's differences undone, in the prediction's names.
+
+    Extra objects and facts are removed, missing ones added (a missing object gets its
+    ground-truth name, suffixed if the prediction already uses it); the goal becomes the
+    prediction's fully specified goal (or goal as written, per ``goal_basis``) with the goal
+    differences undone.  Grading the result against the ground truth must say "equivalent";
+    :class:`CertificateError` when a difference does not fit (an extra fact the prediction
+    lacks, a missing one it has).
+    """
+    e = explanation if isinstance(explanation, Explanation) else Explanation.from_dict(explanation)
+    if e.goal_basis == FORMULA:
+        raise CertificateError("goal formulas are not itemised")
+    used = set(prediction.objects) - {_own(o) for o in e.objects.extra}
+    fresh: dict[str, str] = {}
+    for gt_object in e.objects.missing:
+        name = gt_object
+        while name in used or name in fresh.values():
+            name += "_"
+        fresh[gt_object] = name
+    gt_names = set(e.renaming.values()) | set(e.objects.missing)
+
+    def translate(mapping: Mapping[str, str], leftovers: Mapping[str, str] | None = None):
+        inverse = {g: p for p, g in mapping.items()} | fresh
+        inverse |= {g: fresh[o] for g, o in (leftovers or {}).items()}
+
+        def one(atom_text: str) -> Atom:
+            atom = _parse_atom(atom_text)
+            return (atom[0], *(inverse[x] if x in gt_names else _own(x) for x in atom[1:]))
+        return one
+
+    def undo(base: frozenset[Atom], diff: Differences, one) -> frozenset[Atom]:
+        extra = {one(x) for x in diff.extra}
+        missing = {one(x) for x in diff.missing}
+        if not extra <= base or missing & base:
+            raise CertificateError(f"differences do not fit: extra {sorted(extra - base)}, "
+                                   f"missing {sorted(missing & base)}")
+        return (base - extra) | missing
+
+    init = undo(prediction.init, e.init, translate(e.renaming))
+    goal_of = (translate(e.renaming) if e.goal_renaming is None
+               else translate(e.goal_renaming, e.goal_missing_as))
+    basis = _goal(domain, prediction)
+    if basis.basis != e.goal_basis:
+        raise CertificateError(f"the prediction's goal is {basis.basis}, the explanation's "
+                               f"{e.goal_basis}")
+    goal = undo(basis.positive, e.goal, goal_of)
+    negative = undo(basis.negative, e.goal_false, goal_of)
+    extra_objects = {_own(o) for o in e.objects.extra}
+    kept = [(o, t) for o, t in zip(prediction.objects, prediction.object_types, strict=True)
+            if o not in extra_objects]
+    kept += [(fresh[o], e.missing_types[o]) for o in e.objects.missing]
+    return replace(prediction, objects=tuple(o for o, _ in kept),
+                   object_types=tuple(t for _, t in kept), init=init, goal=goal,
+                   negative_goal=negative, goal_formula=None)
+
+
+def _own(name: str) -> str:
+    return name[len(PRED_PREFIX):] if name.startswith(PRED_PREFIX) else name
