@@ -216,7 +216,17 @@ def _verdicts(answer: Answer) -> str:
             mode, _tick(verdict.get("parseable")), _tick(verdict.get("solvable")),
             _tick(verdict.get("equivalent")), verdict.get("stage") or "",
             verdict.get("status") or "", verdict.get("reason") or ""))))
+        rows += _stage_rows(verdict.get("stages"))
     return e("table", {"class": "verdicts"}, e("thead", None, head), e("tbody", None, join(rows)))
+
+
+def _stage_rows(stages: Any) -> list[str]:
+    """Each stage's own status and reason, where the verdict kept them (``stages``)."""
+    if not isinstance(stages, dict):
+        return []
+    return [e("tr", {"class": "stage"}, e("td", None), e("td", {"colspan": 4}, text=f"{name}"),
+              e("td", None, text=str(v.get("status", ""))), e("td", None, text=str(v.get("reason", ""))))
+            for name, v in stages.items() if isinstance(v, dict)]
 
 
 def _facts(words: Any, mark: str) -> str:
@@ -237,16 +247,21 @@ def _explanation(found: dict[str, Any] | None) -> str:
              ("renaming", "proven optimal (fewest differences)" if found.get("optimal") is True
               else "best effort" if found.get("optimal") is False else None),
              ("anchored objects", ", ".join(map(str, found.get("anchored") or [])) or None),
+             ("goal compared", found.get("goal_basis")),
+             ("cut short", "yes: the time limit ran out; the renaming is the best found"
+              if found.get("complete") is False else None),
              ("categories", ", ".join(map(str, found.get("categories") or [])) or None)]
     parts.append(e("dl", {"class": "meta"}, join(e("dt", None, text=k) + e("dd", None, text=str(v))
                                                  for k, v in facts if v)))
-    renaming = found.get("renaming")
-    if isinstance(renaming, dict) and renaming:
-        pairs = ", ".join(f"{k} → {v}" for k, v in sorted(renaming.items(), key=str) if k != v)
+    for key, title in (("renaming", "renamed (answer → ground truth): "),
+                       ("goal_renaming", "renamed in the goal: ")):
+        renaming = found.get(key)
+        pairs = ", ".join(f"{k} → {v}" for k, v in sorted(renaming.items(), key=str) if k != v
+                          ) if isinstance(renaming, dict) else ""
         if pairs:
-            parts.append(e("p", None, e("b", None, text="renamed (answer → ground truth): "),
-                           text=pairs))
-    for part, title in (("objects", "Objects"), ("init", "Initial state"), ("goal", "Goal")):
+            parts.append(e("p", None, e("b", None, text=title), text=pairs))
+    for part, title in (("objects", "Objects"), ("init", "Initial state"), ("goal", "Goal"),
+                        ("goal_false", "Goal facts that must be false")):
         section = found.get(part)
         if not isinstance(section, dict):
             continue

@@ -3,7 +3,8 @@ an explanation's differences marked.
 
 Both problems are read with the grader's own reader (the answer with typing relaxed, so an
 answer that only adds types still draws).  The answer is drawn in the ground truth's names,
-through the explanation's renaming, so the two pictures line up; facts the explanation names
+through the explanation's renaming (as the explanation writes its atoms), so the two pictures
+line up; facts the explanation names
 are marked *missing* on the ground-truth side and *extra* on the answer's side, and a marked
 goal fact of the fully specified goal is drawn even where the written goal leaves it implicit.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..equivalence.explain import PRED_PREFIX
 from ..errors import PlanetariumError
 from ..grading import MAX_INPUT_CHARS, load_ground_truth
 from ..pddl.problem import Problem, read_problem
@@ -38,41 +40,34 @@ def _strings(explanation: dict[str, Any] | None, *path: str) -> list[str]:
     return [str(x) for x in node] if isinstance(node, list) else []
 
 
-def _renaming(explanation: dict[str, Any] | None, answer: Problem) -> dict[str, str]:
-    """Answer object -> the name it is drawn under: its ground-truth counterpart, or its own
-    name (primed when that name is a counterpart's already)."""
-    given = (explanation or {}).get("renaming")
+def _renaming(explanation: dict[str, Any] | None, key: str, answer: Problem,
+              truth: Problem) -> dict[str, str]:
+    """Answer object -> the name it is drawn under, as the explanation writes atoms: its
+    ground-truth counterpart, else its own name (``pred:`` first when a ground-truth object has
+    that name too)."""
+    given = (explanation or {}).get(key)
     given = {str(k): str(v) for k, v in given.items()} if isinstance(given, dict) else {}
-    taken = {given[o] for o in answer.objects if o in given}
-    names = {}
-    for obj in answer.objects:
-        if obj in given:
-            names[obj] = given[obj]
-        else:
-            names[obj] = obj + "′" if obj in taken else obj
-    return names
+    ours = set(truth.objects)
+    return {o: given.get(o) or (PRED_PREFIX + o if o in ours else o) for o in answer.objects}
 
 
 def _rename(facts: frozenset[Fact], names: dict[str, str]) -> frozenset[Fact]:
     return frozenset((f[0], *(names.get(a, a) for a in f[1:])) for f in facts)
 
 
-def _align(fact: Fact, drawn: frozenset[Fact], names: dict[str, str]) -> Fact:
-    """An answer-side fact named by the explanation, in the names the answer is drawn under."""
-    renamed = (fact[0], *(names.get(a, a) for a in fact[1:]))
-    return renamed if fact not in drawn and renamed in drawn else fact
-
-
-def _scene(problem: Problem, domain: str, facts: frozenset[Fact], marks: dict[Fact, str],
-           object_marks: dict[str, str], names: dict[str, str] | None, title: str,
-           all_objects: bool) -> Scene:
-    names = names or {}
+def _scene(problem: Problem, domain: str, part: str, marks: dict[Fact, str],
+           object_marks: dict[str, str], names: dict[str, str], title: str) -> Scene:
+    """The initial state or the goal (``part``) of ``problem``, in the names ``names`` gives;
+    a goal shows the objects it speaks about, on its initial state's layout."""
     objects = tuple(names.get(o, o) for o in problem.objects)
     types = {names.get(o, o): t for o, t in problem.type_of.items()}
-    if not all_objects:  # a goal shows the objects it speaks about
-        mentioned = {a for f in facts for a in f[1:]}
-        objects = tuple(o for o in objects if o in mentioned)
-    return Scene(domain, objects, types, facts | frozenset(marks), marks, object_marks, title)
+    init = _rename(problem.init, names)
+    if part == "init":
+        return Scene(domain, objects, types, init | frozenset(marks), marks, object_marks, title)
+    facts = _rename(problem.goal, names) | frozenset(marks)
+    mentioned = {a for f in facts for a in f[1:]}
+    return Scene(domain, tuple(o for o in objects if o in mentioned), types, facts, marks,
+                 object_marks, title, context=init)
 
 
 def build_states(truth_pddl: str, answer_pddl: str,
@@ -86,23 +81,23 @@ def build_states(truth_pddl: str, answer_pddl: str,
     missing = {p: {parse_fact(s): MISSING for s in _strings(explanation, p, "missing")}
                for p in ("init", "goal")}
     lost = {o: MISSING for o in _strings(explanation, "objects", "missing")}
-    truth_init = _scene(truth, name, truth.init, missing["init"], lost, None,
-                        "ground truth: initial state", True)
-    truth_goal = _scene(truth, name, truth.goal, missing["goal"], {}, None,
-                        "ground truth: goal", False)
+    truth_init = _scene(truth, name, "init", missing["init"], lost, {},
+                        "ground truth: initial state")
+    truth_goal = _scene(truth, name, "goal", missing["goal"], {}, {}, "ground truth: goal")
     answer, error = _read_answer(answer_pddl, domain)
     if answer is None:
         return States(truth_init, truth_goal, None, None, error)
-    names = _renaming(explanation, answer)
-    scenes = []
-    for part, facts in (("init", answer.init), ("goal", answer.goal)):
-        drawn = _rename(facts, names)
-        marks = {_align(parse_fact(s), drawn, names): EXTRA
-                 for s in _strings(explanation, part, "extra")}
-        added = {names.get(o, o): EXTRA for o in _strings(explanation, "objects", "extra")}
-        scenes.append(_scene(answer, name, drawn, marks, added if part == "init" else {}, names,
-                             f"answer: {'initial state' if part == 'init' else 'goal'}",
-                             part == "init"))
+    init_names = _renaming(explanation, "renaming", answer, truth)
+    # placeholder mode renames the goals on their own
+    goal_names = (_renaming(explanation, "goal_renaming", answer, truth)
+                  if isinstance((explanation or {}).get("goal_renaming"), dict) else init_names)
+    added = {o: EXTRA for o in _strings(explanation, "objects", "extra")}  # named as drawn
+    scenes = [
+        _scene(answer, name, part, {parse_fact(s): EXTRA for s in _strings(explanation, part, "extra")},
+               added if part == "init" else {}, names,
+               f"answer: {'initial state' if part == 'init' else 'goal'}")
+        for part, names in (("init", init_names), ("goal", goal_names))
+    ]
     return States(truth_init, truth_goal, scenes[0], scenes[1], None)
 
 

@@ -62,7 +62,7 @@ def draw(scene: Scene, canvas: Canvas) -> None:
             contact = ("on-table", block) if level == 0 else ("on", block, tower[level - 1])
             if level > 0 or contact in on_table:
                 canvas.shape("rect", {"x": x, "y": y, "width": BLOCK_W, "height": BAR,
-                                      "fill": "#90a4ae"}, facts=[contact])
+                                      "fill": "#90a4ae"}, facts=[contact], fill_mark=True)
             y -= BLOCK_H
             _block(canvas, scene, block, x, y)
     _arm(canvas, scene, held_block, width)
@@ -75,7 +75,7 @@ def _block(canvas: Canvas, scene: Scene, block: str, x: float, y: float) -> None
     clear = ("clear", block)
     if clear in scene.facts:  # a small open lid on top of the block: "nothing on it"
         canvas.shape("circle", {"cx": x + BLOCK_W - 6, "cy": y - 7, "r": 5, "fill": "#fff",
-                                "stroke": "#2e7d32"}, facts=[clear])
+                                "stroke": "#2e7d32"}, facts=[clear], fill_mark=True)
 
 
 def _arm(canvas: Canvas, scene: Scene, held: str | None, width: float) -> None:

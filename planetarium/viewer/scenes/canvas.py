@@ -49,11 +49,19 @@ class Scene:
     marks: dict[Fact, str] = field(default_factory=dict)
     object_marks: dict[str, str] = field(default_factory=dict)
     title: str = ""
+    #: The same problem's initial state when drawing its goal: where things are (the tile grid,
+    #: the map, the rooms), used for the layout only, never drawn as facts of this scene.
+    context: frozenset[Fact] = frozenset()
 
     def with_predicate(self, predicate: str, arity: int | None = None) -> list[Fact]:
         """The facts of one predicate (of the given arity), in a stable order."""
         return sorted(f for f in self.facts
                       if f[0] == predicate and (arity is None or len(f) == arity + 1))
+
+    def layout_facts(self, predicate: str, arity: int) -> list[Fact]:
+        """Like :meth:`with_predicate`, over this scene's facts and its context."""
+        return sorted(f for f in self.facts | self.context
+                      if f[0] == predicate and len(f) == arity + 1)
 
     def of_type(self, *kinds: str) -> list[str]:
         return [o for o in self.objects if self.types.get(o) in kinds]
@@ -84,12 +92,16 @@ class Canvas:
         return MISSING if MISSING in marks else EXTRA if EXTRA in marks else None
 
     def shape(self, tag: str, attrs: dict[str, object], facts: Iterable[Fact] = (),
-              objects: Iterable[str] = (), tooltip: str | None = None) -> None:
-        """Add one shape showing ``facts`` (and ``objects``), stroked by their mark."""
+              objects: Iterable[str] = (), tooltip: str | None = None,
+              fill_mark: bool = False) -> None:
+        """Add one shape showing ``facts`` (and ``objects``), stroked by their mark (and filled
+        with its colour when ``fill_mark``: thin bars and small dots need it to be seen)."""
         facts = [f for f in facts if f in self.scene.facts]
         objects = list(objects)
         mark = self.mark_of(facts, objects)
         styled = {**attrs, **MARK_STYLE[mark]} if mark else attrs
+        if mark and fill_mark:
+            styled["fill"] = MARK_COLOUR[mark]
         if mark:
             styled["class"] = f"mark-{mark}"
             styled["data-mark"] = mark

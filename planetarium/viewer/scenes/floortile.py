@@ -28,6 +28,8 @@ def _kinds(scene: Scene) -> tuple[list[str], list[str], list[str]]:
     for obj in scene.objects:
         if scene.types.get(obj) in found:
             found[scene.types[obj]].add(obj)
+    # a goal is drawn on its initial state's grid
+    found["tile"].update(a for p in _STEP for f in scene.layout_facts(p, 2) for a in f[1:])
     uses = {"up": ("tile", "tile"), "right": ("tile", "tile"), "painted": ("tile", "color"),
             "robot-at": ("robot", "tile"), "robot-has": ("robot", "color"),
             "available-color": ("color",)}
@@ -42,7 +44,7 @@ def layout(tiles: list[str], scene: Scene) -> dict[str, tuple[int, int]]:
     """(row, column) per tile; patches stacked top to bottom, isolated tiles in a last row."""
     neighbours: dict[str, list[tuple[str, int, int]]] = {t: [] for t in tiles}
     for predicate, (dr, dc) in _STEP.items():
-        for _, a, b in scene.with_predicate(predicate, 2):
+        for _, a, b in scene.layout_facts(predicate, 2):
             if a in neighbours and b in neighbours and a != b:
                 neighbours[b].append((a, dr, dc))
                 neighbours[a].append((b, -dr, -dc))
@@ -116,7 +118,7 @@ def _adjacency(canvas: Canvas, scene: Scene, cells: dict[str, tuple[int, int]]) 
                 attrs = {"x": bx + CELL, "y": by + CELL / 2 - 3, "width": GAP, "height": 6}
             else:
                 attrs = {"x": bx + CELL / 2 - 3, "y": by - GAP, "width": 6, "height": GAP}
-            canvas.shape("rect", {**attrs, "fill": "#78909c"}, facts=[fact])
+            canvas.shape("rect", {**attrs, "fill": "#78909c"}, facts=[fact], fill_mark=True)
 
 
 def _robots(canvas: Canvas, scene: Scene, robots: list[str], cells: dict[str, tuple[int, int]],

@@ -15,7 +15,7 @@ ROOM_W, BALL_R, TOP = 150, 13, 22
 
 
 def _roles(scene: Scene) -> dict[str, str]:
-    roles: dict[str, str] = {}
+    roles: dict[str, str] = {f[1]: "room" for f in scene.layout_facts("room", 1)}  # all rooms
     for kind in ("room", "gripper", "ball"):
         for fact in scene.with_predicate(kind, 1):
             roles.setdefault(fact[1], kind)

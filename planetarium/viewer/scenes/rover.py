@@ -4,8 +4,8 @@ Waypoints sit on a circle (in a row when there are at most three); each ``can_tr
 arrow and each ``visible`` a dotted line, the two directions of a pair drawn slightly apart so a
 difference in one direction is visible on its own.  Samples, the rover, the lander and the
 analyses and data a goal asks for are badges under their waypoint; objectives (with their images)
-and cameras (with the modes they support) are listed on the right, linked to the waypoints they
-are visible from.
+and cameras (with the modes they support) are listed under the map, each objective with the
+waypoints it is visible from.  A goal is drawn on its initial state's map (faint).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import math
 from ..markup import label
 from .canvas import INK, Canvas, Fact, Scene
 
-RADIUS, NODE_R = 120, 16
+RADIUS, NODE_R = 120, 22
 #: Badges under a waypoint: predicate -> short word.
 BADGES = {"at_rover": "rover", "at_lander": "lander", "at_rock_sample": "rock",
           "at_soil_sample": "soil", "have_rock_analysis": "rock analysed",
@@ -25,10 +25,11 @@ FLAGS = ("available", "channel_free")
 
 
 def _waypoints(scene: Scene) -> list[str]:
+    """Declared waypoints, those the facts place things at, and (a goal) its initial map's."""
     typed = scene.of_type("waypoint")
-    used = {arg for fact in scene.facts if fact[0] in BADGES or fact[0] in {"can_traverse", "visible"}
-            for arg in fact[1:]}
-    used |= {f[2] for f in scene.with_predicate("visible_from", 2)}
+    used = {arg for fact in scene.facts | scene.context
+            if fact[0] in BADGES or fact[0] in {"can_traverse", "visible"} for arg in fact[1:]}
+    used |= {f[2] for f in scene.layout_facts("visible_from", 2)}
     return sorted(set(typed) | used, key=_natural)
 
 
@@ -50,6 +51,9 @@ def draw(scene: Scene, canvas: Canvas) -> None:
     waypoints = _waypoints(scene)
     where = positions(waypoints)
     canvas.parts.append(_ARROW)
+    for fact in scene.layout_facts("can_traverse", 2):  # a goal's map, faint, from its init
+        if fact not in scene.facts:
+            _link(canvas, fact, where, 4, {"stroke": "#eceff1"})
     for predicate, offset, style in (("visible", -4, {"stroke": "#90a4ae",
                                                       "stroke_dasharray": "2 3"}),
                                      ("can_traverse", 4, {"stroke": INK,
@@ -59,13 +63,19 @@ def draw(scene: Scene, canvas: Canvas) -> None:
     for waypoint, (x, y) in where.items():
         canvas.shape("circle", {"cx": x, "cy": y, "r": NODE_R, "fill": "#e3f2fd", "stroke": INK},
                      objects=[waypoint], tooltip=waypoint)
-        canvas.text(x, y + 4, label(waypoint)[:10], font_size=9)
+        canvas.text(x, y + 3, label(waypoint)[:10], font_size=8)
         badges = [f for f in scene.facts if f[0] in BADGES and f[1:] == (waypoint,)]
         for row, fact in enumerate(sorted(badges)):
             _badge(canvas, fact, BADGES[fact[0]], x - 34, y + NODE_R + 4 + row * 15)
-    right = max((x for x, _ in where.values()), default=0) + 90
-    _flags(canvas, scene, right)
-    _objectives(canvas, scene, where, right)
+    # flags, then objectives and cameras, under the map
+    below = max((y + NODE_R + 4 + 15 * _n_badges(scene, w) for w, (_, y) in where.items()),
+                default=0) + 14
+    below = _flags(canvas, scene, below)
+    _objectives(canvas, scene, below)
+
+
+def _n_badges(scene: Scene, waypoint: str) -> int:
+    return sum(1 for f in scene.facts if f[0] in BADGES and f[1:] == (waypoint,))
 
 
 def _link(canvas: Canvas, fact: Fact, where: dict[str, tuple[float, float]], offset: float,
@@ -93,15 +103,17 @@ def _badge(canvas: Canvas, fact: Fact, words: str, x: float, y: float) -> None:
     canvas.text(x + 34, y + 10, words, font_size=9)
 
 
-def _flags(canvas: Canvas, scene: Scene, x: float) -> None:
-    for row, flag in enumerate(f for f in FLAGS if (f,) in scene.facts):
-        _badge(canvas, (flag,), flag, x, 10 + row * 16)
+def _flags(canvas: Canvas, scene: Scene, y: float) -> float:
+    """``(available)`` and ``(channel_free)`` side by side; returns the next free height."""
+    flags = [f for f in FLAGS if (f,) in scene.facts]
+    for column, flag in enumerate(flags):
+        _badge(canvas, (flag,), flag, 10 + column * 74, y)
+    return y + (20 if flags else 0)
 
 
-def _objectives(canvas: Canvas, scene: Scene, where: dict[str, tuple[float, float]],
-                x: float) -> None:
-    """Objectives and cameras in a column, each with its image / mode badges."""
-    y = 50
+def _objectives(canvas: Canvas, scene: Scene, y: float) -> None:
+    """Objectives and cameras in rows under the map, each with its image / mode badges."""
+    x = 10
     things = [(o, "objective") for o in sorted({f[1] for f in scene.facts if f[0] in
               {"visible_from", "have_image", "communicated_image_data"}} | set(
               scene.of_type("objective")))]
@@ -112,15 +124,10 @@ def _objectives(canvas: Canvas, scene: Scene, where: dict[str, tuple[float, floa
                               "fill": "#ede7f6" if kind == "objective" else "#e0f2f1",
                               "stroke": INK}, objects=[name], tooltip=f"{kind} {name}")
         canvas.text(x + 45, y + 13, label(name)[:14], font_size=9)
-        if kind == "objective":
-            for fact in scene.with_predicate("visible_from", 2):
-                if fact[1] == name and fact[2] in where:
-                    wx, wy = where[fact[2]]
-                    canvas.shape("line", {"x1": x, "y1": y + 9, "x2": wx + NODE_R, "y2": wy,
-                                          "stroke": "#b39ddb", "stroke_dasharray": "4 3"},
-                                 facts=[fact])
-        details = [(f, f"image {f[2]}") for f in scene.with_predicate("have_image", 2)
+        details = [(f, f"from {f[2]}") for f in scene.with_predicate("visible_from", 2)
                    if f[1] == name]
+        details += [(f, f"image {f[2]}") for f in scene.with_predicate("have_image", 2)
+                    if f[1] == name]
         details += [(f, f"sent {f[2]}") for f in scene.with_predicate("communicated_image_data", 2)
                     if f[1] == name]
         details += [(f, f"mode {f[2]}") for f in scene.with_predicate("supports", 2) if f[1] == name]
