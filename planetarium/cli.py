@@ -170,8 +170,11 @@ def _run_batch(source: str, out: str | None, workers: int | None, options: Grade
               default=PlaceholderSemantics.PAPER.value, show_default=True,
               help="paper: init and fully specified goal scenes match separately; "
                    "reachable-goal-states: a renaming maps the sets of reachable goal states.")
+@click.option("--explain", is_flag=True,
+              help="Say why: the renaming and the facts that differ under it (a checked "
+                   "certificate); in a batch, an 'explanation' field per row.")
 def grade(gt, pred, batch, out, resume, workers, progress, placeholder, ignore_typing, no_solve,
-          timeout, as_json, anchors, anchor_all, placeholder_semantics):
+          timeout, as_json, anchors, anchor_all, placeholder_semantics, explain):
     """Grade PRED against the ground truth GT (or a whole --batch).
 
     Exit status: 0 every pair got a verdict (a "no" or a timeout is a verdict), 1 bad input
@@ -180,7 +183,7 @@ def grade(gt, pred, batch, out, resume, workers, progress, placeholder, ignore_t
     options = GradeOptions(is_placeholder=placeholder, relax_typing=ignore_typing,
                            check_solvable=not no_solve, timeout_s=timeout,
                            anchored_objects=anchors, anchor_all=anchor_all,
-                           placeholder_semantics=placeholder_semantics)
+                           placeholder_semantics=placeholder_semantics, explain=explain)
     if batch:
         if gt or pred:
             raise click.UsageError("give either GT PRED or --batch, not both")
@@ -205,6 +208,10 @@ def grade(gt, pred, batch, out, resume, workers, progress, placeholder, ignore_t
                    f"equivalent: {show(result.equivalent)}\nstatus:     {result.status}"
                    + (f" ({result.stage})" if result.stage else "")
                    + f"\nreason:     {result.reason}")
+        if result.explanation is not None:
+            from .equivalence.explain import describe
+
+            click.echo(describe(result.explanation))
     sys.exit(exit_code_for([result.status]))
 
 

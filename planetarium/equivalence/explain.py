@@ -1,12 +1,14 @@
 """Why is it wrong?  A checked explanation of a grading verdict.
 
 An :class:`Explanation` names the renaming of the prediction's objects into the ground truth's
-(:mod:`planetarium.equivalence.renaming`: the fewest differences, proven optimal when a bounded
-search can), and under it the differences: objects with no counterpart, initial facts, and
-facts of the *fully specified* goal (the goal the grader compares; for an unsolvable prediction,
-which has none, its goal as written).  Atoms are written in the ground truth's names; an object
-of the prediction with no counterpart keeps its own name, prefixed ``pred:`` where that name is
-also a ground-truth object's (``:`` cannot occur in a PDDL name, so the prefix is unambiguous).
+(:mod:`planetarium.equivalence.renaming`: the fewest differences — initial-state differences
+counted first, so a goal difference never hides behind a renaming that breaks a matching
+initial state — proven optimal when a bounded search can), and under it the differences:
+objects with no counterpart, initial facts, and facts of the *fully specified* goal (the goal
+the grader compares; for an unsolvable prediction, which has none, its goal as written).
+Atoms are written in the ground truth's names; an object of the prediction with no
+counterpart keeps its own name, prefixed ``pred:`` where that name is also a ground-truth
+object's (``:`` cannot occur in a PDDL name, so the prefix is unambiguous).
 
 Modes say what was compared:
 
@@ -29,6 +31,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 import rustworkx as rx
@@ -91,6 +94,9 @@ class Explanation:
     goal: Differences = Differences()
     goal_false: Differences = Differences()
     goal_basis: str = FULLY_SPECIFIED
+    #: Why no change to the prediction can make it equivalent (an anchored name the ground
+    #: truth lacks), else ``None``.
+    unrepairable: str | None = None
     unsolvable: dict[str, str | None] | None = None
     categories: tuple[str, ...] = ()
     summary: str = ""
@@ -146,7 +152,10 @@ class _Goal:
     positive_only: bool = True
 
 
+@lru_cache(maxsize=16)
 def _goal(domain: Domain, p: Problem) -> _Goal:
+    """The goal compared for ``p`` (cached: explaining and checking the repair both need the
+    prediction's, and a malformed initial state makes it a state-space search)."""
     if p.goal_formula is not None:
         return _Goal(frozenset(), frozenset(), FORMULA, False)
     if p.has_plain_goal:
@@ -161,6 +170,9 @@ def _goal(domain: Domain, p: Problem) -> _Goal:
 
 def _goals(domain: Domain, a: Problem, b: Problem) -> tuple[_Goal, _Goal]:
     goal_a, goal_b = _goal(domain, a), _goal(domain, b)
+    if FORMULA in (goal_a.basis, goal_b.basis):
+        return (_Goal(frozenset(), frozenset(), FORMULA, False),
+                _Goal(frozenset(), frozenset(), FORMULA, False))
     if AS_WRITTEN in (goal_a.basis, goal_b.basis):
         # No reachable goal state on one side, so no fully specified goal: compare the goals
         # as written (removing these differences still gives the ground truth's goal states).
@@ -206,7 +218,8 @@ class _Builder:
         self.anchors, self.deadline = anchors, deadline
         self.names_a = set(a.objects)
 
-    def search(self, objects_b, scenes_a, scenes_b, nonzero: bool, seeds=()) -> Renaming:
+    def search(self, objects_b, scenes_a, scenes_b, nonzero: bool, seeds=(),
+               weights: Mapping[str, int] | None = None) -> Renaming:
         a, b = self.a, self.b
         keep = set(objects_b)
         atoms_a = [x for scene, atoms in scenes_a for x in _tag(scene, atoms)]
@@ -216,7 +229,7 @@ class _Builder:
         return best_renaming(a.objects, a.object_types, atoms_a,
                              [o for o in b.objects if o in keep], types_b, atoms_b,
                              anchors=self.anchors, seeds=seeds, nonzero=nonzero,
-                             deadline=self.deadline)
+                             deadline=self.deadline, weights=weights)
 
     def name(self, pred_object: str, mapping: Mapping[str, str]) -> str:
         if pred_object in mapping:
@@ -224,14 +237,21 @@ class _Builder:
         return PRED_PREFIX + pred_object if pred_object in self.names_a else pred_object
 
     def differences(self, atoms_a: frozenset[Atom], atoms_b: frozenset[Atom],
-                    mapping: Mapping[str, str]) -> Differences:
-        renamed = {(x[0], *(self.name(y, mapping) for y in x[1:])) for x in atoms_b}
-        return Differences(_sorted(set(atoms_a) - renamed), _sorted(renamed - set(atoms_a)))
+                    mapping: Mapping[str, str], written_a: frozenset[Atom] = frozenset(),
+                    written_b: frozenset[Atom] = frozenset()) -> Differences:
+        """``atoms_a`` against ``atoms_b`` renamed; facts a side wrote (``written_*``, e.g. the
+        goal as written) are listed before the ones only implied."""
+        rename = lambda x: (x[0], *(self.name(y, mapping) for y in x[1:]))  # noqa: E731
+        renamed = {rename(x) for x in atoms_b}
+        return Differences(_sorted(set(atoms_a) - renamed, written_a),
+                           _sorted(renamed - set(atoms_a), {rename(x) for x in written_b}))
 
 
-def _sorted(atoms: Iterable[Atom]) -> tuple[str, ...]:
-    """Atoms as PDDL text, fewest arguments first, then alphabetically (smallest first)."""
-    return tuple("(" + " ".join(x) + ")" for x in sorted(atoms, key=lambda x: (len(x), x)))
+def _sorted(atoms: Iterable[Atom], first: Iterable[Atom] = ()) -> tuple[str, ...]:
+    """Atoms as PDDL text: those in ``first``, then fewest arguments, then alphabetically."""
+    first = set(first)
+    return tuple("(" + " ".join(x) + ")"
+                 for x in sorted(atoms, key=lambda x: (x not in first, len(x), x)))
 
 
 def _nonzero(a: Problem, b: Problem, scenes_a, scenes_b, anchors, budget: SearchBudget) -> bool:
@@ -273,7 +293,10 @@ def explain(a: Problem, b: Problem, domain: Domain, *, kind: str = NOT_EQUIVALEN
         m = explanation.renaming
         explanation = replace(explanation, unsolvable=unsolvable.to_dict(
             lambda x: (x[0], *(builder.name(y, m) for y in x[1:]))))
-    explanation = replace(explanation, kind=kind, mode=mode, anchored=tuple(sorted(anchors)))
+    lost = sorted(anchors - set(a.objects))
+    explanation = replace(explanation, kind=kind, mode=mode, anchored=tuple(sorted(anchors)),
+                          unrepairable=(f"anchored object(s) {', '.join(lost)} missing from the "
+                                        "ground truth") if lost else None)
     if kind == NOT_EQUIVALENT and mode == IDENTITY and explanation.goal and not (
             explanation.init or explanation.objects) and goal_a.basis == FULLY_SPECIFIED:
         misuse = not _nonzero(a, b, ((GOAL, goal_a.positive),), ((GOAL, goal_b.positive),),
@@ -291,20 +314,45 @@ def _joint(builder: _Builder, goal_a: _Goal, goal_b: _Goal, budget: SearchBudget
     seeds = _seeds(a, b, ((INIT, a.init),), ((INIT, b.init),), builder.anchors)
     nonzero = goal_a.basis == goal_b.basis and _nonzero(a, b, scenes_a, scenes_b,
                                                         builder.anchors, budget)
-    found = builder.search(b.objects, scenes_a, scenes_b, nonzero, seeds)
+    # Initial-state differences count first: a goal difference never buys an init difference.
+    init_weight = 1 + sum(len(x) for _, x in scenes_a[1:]) + sum(len(x) for _, x in scenes_b[1:])
+    found = builder.search(b.objects, scenes_a, scenes_b, nonzero, seeds, {INIT: init_weight})
     m = found.mapping
     return Explanation(
         NOT_EQUIVALENT, optimal=found.optimal, renaming=dict(sorted(m.items())),
         objects=Differences(found.missing, tuple(builder.name(o, m) for o in found.extra)),
         missing_types={o: a.type_of[o] for o in found.missing},
         init=builder.differences(a.init, b.init, m),
-        goal=builder.differences(goal_a.positive, goal_b.positive, m),
+        goal=builder.differences(goal_a.positive, goal_b.positive, m, a.goal, b.goal),
         goal_false=builder.differences(goal_a.negative, goal_b.negative, m),
         goal_basis=goal_b.basis, complete=not _late(builder.deadline))
 
 
 def _placeholder(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
                  budget: SearchBudget) -> Explanation:
+    """Init and goal under separate renamings, when that is a certificate; else one renaming.
+
+    Separate renamings are a certificate only if the repaired goal, written over the repaired
+    initial state, is its own fully specified goal (reachable, nothing more implied); that is
+    checked, and where it fails (or a goal is unreachable, so only goals as written compare)
+    one renaming for both is used, whose repair is the ground truth renamed.
+    """
+    if goal_b.basis != FULLY_SPECIFIED:
+        return _joint(builder, goal_a, goal_b, budget)
+    separate = _separate(builder, goal_a, goal_b, budget)
+    try:
+        repaired = apply_explanation(builder.domain, builder.b, separate)
+    except CertificateError:
+        return _joint(builder, goal_a, goal_b, budget)
+    goal = _goal(builder.domain, repaired)
+    if goal.basis == FULLY_SPECIFIED and goal.positive == repaired.goal and (
+            goal.negative == repaired.negative_goal or goal.positive_only):
+        return separate
+    return _joint(builder, goal_a, goal_b, budget)
+
+
+def _separate(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
+              budget: SearchBudget) -> Explanation:
     a, b = builder.a, builder.b
     init_a, init_b = ((INIT, a.init),), ((INIT, b.init),)
     first = builder.search(b.objects, init_a, init_b, _nonzero(a, b, init_a, init_b,
@@ -328,7 +376,7 @@ def _placeholder(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
         objects=Differences(first.missing, tuple(builder.name(o, init_m) for o in first.extra)),
         missing_types={o: a.type_of[o] for o in first.missing},
         init=builder.differences(a.init, b.init, init_m),
-        goal=builder.differences(goal_a.positive, goal_b.positive, g),
+        goal=builder.differences(goal_a.positive, goal_b.positive, g, a.goal, b.goal),
         goal_false=builder.differences(goal_a.negative, goal_b.negative, g),
         goal_basis=goal_b.basis, complete=not _late(builder.deadline))
 
@@ -413,13 +461,45 @@ def summarise(e: Explanation) -> str:
     if e.goal_basis == FORMULA:
         parts.append("the goal formula's differences are not itemised")
     renaming = "best renaming" if e.optimal else "renaming found (best effort, not proven best)"
-    if e.mode == PLACEHOLDER:
+    if e.goal_renaming is not None:
         renaming += ", goal objects renamed separately"
     if e.anchored:
         renaming += f", anchored: {', '.join(e.anchored)}"
+    if e.unrepairable:
+        parts.append(f"no repair exists: {e.unrepairable}")
     body = "; ".join(parts) if parts else "no differing facts"
     cut = "" if e.complete else " [cut short by the time limit]"
     return f"{head} — under the {renaming}: {body}{cut}"
+
+
+def describe(e: Explanation) -> str:
+    """The explanation as indented text for a terminal (``planetarium grade --explain``)."""
+    lines = ["explanation:", f"  {e.summary}"]
+    if e.kind == NOT_PARSEABLE:
+        return "\n".join(lines)
+    if e.categories:
+        lines.append(f"  categories: {', '.join(e.categories)}")
+    lines.append(f"  mode: {e.mode}" + (f" (anchored: {', '.join(e.anchored)})" if e.anchored
+                                          else ""))
+    proof = "proven to have the fewest differences" if e.optimal else "best effort"
+    lines.append(f"  renaming (prediction -> ground truth; {proof}):")
+    lines += [f"    {p} -> {g}" for p, g in e.renaming.items() if p != g] or ["    (names kept)"]
+    if e.goal_renaming is not None and e.goal_renaming != e.renaming:
+        lines.append("  goal renaming (placeholder mode):")
+        lines += [f"    {p} -> {g}" for p, g in e.goal_renaming.items() if p != g]
+    goal_name = {FULLY_SPECIFIED: "fully specified goal", AS_WRITTEN: "goal as written",
+                 FORMULA: "goal"}[e.goal_basis]
+    for title, diff in (("objects", e.objects), ("init", e.init), (goal_name, e.goal),
+                        ("false in every goal state", e.goal_false)):
+        for sign, items, what in (("-", diff.missing, "only the ground truth has"),
+                                  ("+", diff.extra, "only the prediction has")):
+            if items:
+                lines.append(f"  {title}, {what}:")
+                lines += [f"    {sign} {x}" for x in items]
+    if e.unsolvable:
+        lines.append(f"  unsolvable: {e.unsolvable.get('fact') or '(no single fact)'} — "
+                     f"{e.unsolvable['certificate']}")
+    return "\n".join(lines)
 
 
 # -- the certificate ---------------------------------------------------------------------------
@@ -446,8 +526,8 @@ def apply_explanation(domain: Domain, prediction: Problem,
     lacks, a missing one it has).
     """
     e = explanation if isinstance(explanation, Explanation) else Explanation.from_dict(explanation)
-    if e.goal_basis == FORMULA:
-        raise CertificateError("goal formulas are not itemised")
+    if e.goal_basis == FORMULA or e.unrepairable:
+        raise CertificateError(e.unrepairable or "goal formulas are not itemised")
     used = set(prediction.objects) - {_own(o) for o in e.objects.extra}
     fresh: dict[str, str] = {}
     for gt_object in e.objects.missing:
@@ -477,10 +557,13 @@ def apply_explanation(domain: Domain, prediction: Problem,
     init = undo(prediction.init, e.init, translate(e.renaming))
     goal_of = (translate(e.renaming) if e.goal_renaming is None
                else translate(e.goal_renaming, e.goal_missing_as))
-    basis = _goal(domain, prediction)
-    if basis.basis != e.goal_basis:
-        raise CertificateError(f"the prediction's goal is {basis.basis}, the explanation's "
-                               f"{e.goal_basis}")
+    if e.goal_basis == AS_WRITTEN:
+        basis = _Goal(prediction.goal, prediction.negative_goal, AS_WRITTEN, False)
+    else:
+        basis = _goal(domain, prediction)
+        if basis.basis != e.goal_basis:
+            raise CertificateError(f"the prediction's goal is {basis.basis}, the "
+                                   f"explanation's {e.goal_basis}")
     goal = undo(basis.positive, e.goal, goal_of)
     negative = undo(basis.negative, e.goal_false, goal_of)
     extra_objects = {_own(o) for o in e.objects.extra}

@@ -15,10 +15,11 @@ Search: seeds (same names; the isomorphisms of a graph both sides share) improve
 two objects' images, then a depth-first branch and bound over the prediction's objects.  Its
 bound is exact for the facts whose objects are all assigned, and for the rest counts facts per
 (scene, predicate): no renaming can match more of them than the smaller count.  Every difference
-count has the parity of ``|A| + |B|``, and a caller that already knows no renaming gives zero
-differences (the grader said "not equivalent") raises the bound to one.  When the search ends
-within its node budget and deadline the renaming is proven optimal; otherwise it is the best
-found (``optimal=False``).
+count of a (scene, predicate) has the parity of its two counts, so when all counts agree and
+the caller knows no renaming gives zero differences (the grader said "not equivalent") the bound
+is two.  Scenes may weigh differently: explanations count initial-state differences first.
+When the search ends within its node budget and deadline the renaming is proven optimal;
+otherwise it is the best found (``optimal=False``).
 """
 
 from __future__ import annotations
@@ -72,13 +73,16 @@ class _Problem:
             for arg in set(atom[2:]):
                 self.touching[arg].append(atom)
 
+    def ghost(self, t: str, side: str) -> None:
+        mine = self.by_type.setdefault(t, [])
+        ghost = _Ghost(f"{side}{t}#{len(self.touching)}")
+        mine.append(ghost)
+        self.touching[ghost] = []
+
     def pad(self, other: _Problem, side: str) -> None:
         for t, theirs in other.by_type.items():
-            mine = self.by_type.setdefault(t, [])
-            for i in range(len(theirs) - len(mine)):
-                ghost = _Ghost(f"{side}{t}#{i}")
-                mine.append(ghost)
-                self.touching[ghost] = []
+            for _ in range(len(theirs) - len(self.by_type.get(t, ()))):
+                self.ghost(t, side)
 
 
 def _key(atom: Tagged) -> tuple[str, str]:
@@ -87,18 +91,23 @@ def _key(atom: Tagged) -> tuple[str, str]:
 
 class _Search:
     def __init__(self, a: _Problem, b: _Problem, anchors: frozenset[str], deadline: float | None,
-                 max_nodes: int) -> None:
+                 max_nodes: int, weights: Mapping[str, int]) -> None:
         self.a, self.b = a, b
+        self.weights = weights
         self.fixed = {o: o for o in anchors if o in b.touching and o in a.touching}
         # An anchored name on one side only has no counterpart: pair it with a ghost.
         self.type_of_b = {o: t for t, objs in b.by_type.items() for o in objs}
         self.deadline, self.max_nodes, self.nodes = deadline, max_nodes, 0
         self.anchors = anchors
-        self.size = len(a.atoms) + len(b.atoms)
+        self.size = sum(map(self.w, a.atoms)) + sum(map(self.w, b.atoms))
+
+    def w(self, atom: Tagged) -> int:
+        """What one differing fact of ``atom``'s scene costs."""
+        return self.weights.get(atom[0], 1)
 
     # -- evaluation ------------------------------------------------------------------------
     def matches(self, m: Mapping[str, str]) -> int:
-        return sum(_rename(atom, m) in self.a.atoms for atom in self.b.atoms)
+        return sum(self.w(atom) for atom in self.b.atoms if _rename(atom, m) in self.a.atoms)
 
     def cost(self, m: Mapping[str, str]) -> int:
         return self.size - 2 * self.matches(m)
@@ -154,9 +163,9 @@ class _Search:
         touched = set(self.b.touching[p]) | set(self.b.touching[q])
         if not touched and not (self.a.touching[gp] or self.a.touching[gq]):
             return 0
-        before = sum(_rename(x, m) in self.a.atoms for x in touched)
+        before = sum(self.w(x) for x in touched if _rename(x, m) in self.a.atoms)
         m[p], m[q] = gq, gp
-        after = sum(_rename(x, m) in self.a.atoms for x in touched)
+        after = sum(self.w(x) for x in touched if _rename(x, m) in self.a.atoms)
         m[p], m[q] = gp, gq
         return after - before
 
@@ -180,7 +189,7 @@ class _Search:
         for x, r in rem_b.items():
             if r == 0:
                 undet_b[_key(x)] -= 1
-                matched += x in self.a.atoms
+                matched += self.w(x) if x in self.a.atoms else 0
         keys = set(undet_b) | set(avail_a)
         m: dict[str, str] = {}
         used: set[str] = set()
@@ -188,7 +197,7 @@ class _Search:
         limit = self.nodes + self.max_nodes
 
         def bound(matched: int) -> int:
-            future = sum(min(undet_b[k], avail_a[k]) for k in keys)
+            future = sum(self.weights.get(k[0], 1) * min(undet_b[k], avail_a[k]) for k in keys)
             return max(self.size - 2 * (matched + future), floor)
 
         def assign(p: str, g: str) -> tuple[int, list, list]:
@@ -199,7 +208,7 @@ class _Search:
                 if rem_b[x] == 0:
                     undet_b[_key(x)] -= 1
                     done_b.append(x)
-                    gained += _rename(x, m) in self.a.atoms
+                    gained += self.w(x) if _rename(x, m) in self.a.atoms else 0
             for x in self.a.touching[g]:
                 rem_a[x] -= 1
                 if rem_a[x] == 0:
@@ -283,19 +292,27 @@ def best_renaming(objects_a: Sequence[str], types_a: Sequence[str], atoms_a: Ite
                   objects_b: Sequence[str], types_b: Sequence[str], atoms_b: Iterable[Tagged], *,
                   anchors: frozenset[str] = frozenset(), seeds: Iterable[Mapping[str, str]] = (),
                   nonzero: bool = False, deadline: float | None = None,
-                  max_nodes: int = MAX_NODES) -> Renaming:
+                  max_nodes: int = MAX_NODES, weights: Mapping[str, int] | None = None) -> Renaming:
     """The renaming of ``b``'s objects into ``a``'s with the fewest differing tagged atoms.
 
     ``seeds``: candidate renamings (partial is fine) to start from; ``nonzero``: the caller
-    knows no renaming gives zero differences.  Past ``deadline`` or ``max_nodes`` the best
-    renaming found is returned with ``optimal=False`` — never an exception, so an explanation
-    can always say what it found.
+    knows no renaming gives zero differences; ``weights``: the cost of a differing fact per
+    scene (default 1; a large weight makes that scene's differences count first).  Past
+    ``deadline`` or ``max_nodes`` the best renaming found is returned with ``optimal=False`` —
+    never an exception, so an explanation can always say what it found.
     """
     a, b = _Problem(objects_a, types_a, atoms_a), _Problem(objects_b, types_b, atoms_b)
+    # An anchored name on one side only has no counterpart: a ghost on the other side takes it.
+    for mine, theirs, side in ((a, b, "extra:"), (b, a, "missing:")):
+        for t, objs in mine.by_type.items():
+            for o in objs:
+                if o in anchors and o not in theirs.touching:
+                    theirs.ghost(t, side)
     a.pad(b, "missing:")
     b.pad(a, "extra:")
-    search = _Search(a, b, anchors, deadline, max_nodes)
-    floor = _floor(a, b, nonzero)
+    weights = dict(weights or {})
+    search = _Search(a, b, anchors, deadline, max_nodes, weights)
+    floor = _floor(a, b, nonzero, weights)
     names = {o: o for o in objects_b}
     best, best_cost = None, None
     try:
@@ -315,15 +332,16 @@ def best_renaming(objects_a: Sequence[str], types_a: Sequence[str], atoms_a: Ite
     return _result(best, best_cost, optimal, search.nodes)
 
 
-def _floor(a: _Problem, b: _Problem, nonzero: bool) -> int:
-    """A lower bound on every renaming's cost: per (scene, predicate) counts, parity, zero ruled
-    out."""
+def _floor(a: _Problem, b: _Problem, nonzero: bool, weights: Mapping[str, int]) -> int:
+    """A lower bound on every renaming's cost: per (scene, predicate) count differences; when
+    they all agree and zero is ruled out, two facts of the cheapest scene (equal counts make
+    every key's difference even)."""
     ka, kb = Counter(map(_key, a.atoms)), Counter(map(_key, b.atoms))
-    floor = sum(abs(ka[k] - kb[k]) for k in set(ka) | set(kb))
-    if nonzero:
-        floor = max(floor, 1)
-    parity = (len(a.atoms) + len(b.atoms)) % 2
-    return floor + (floor - parity) % 2
+    keys = set(ka) | set(kb)
+    floor = sum(weights.get(k[0], 1) * abs(ka[k] - kb[k]) for k in keys)
+    if nonzero and floor == 0 and keys:
+        floor = 2 * min(weights.get(k[0], 1) for k in keys)
+    return floor
 
 
 def _result(m: dict[str, str], cost: int, optimal: bool, nodes: int) -> Renaming:

@@ -1,0 +1,222 @@
+"""Explanations of verdicts: every one a certificate, renamings proven optimal where claimed,
+time limits respected, and the forms users see (JSON rows, ``grade --explain``)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from planetarium.cli import main
+from planetarium.equivalence.explain import (
+    CATEGORIES,
+    NOT_EQUIVALENT,
+    CertificateError,
+    Explanation,
+    apply_explanation,
+    explain,
+)
+from planetarium.equivalence.renaming import best_renaming
+from planetarium.grading import GradeOptions, grade, load_ground_truth
+from planetarium.pddl import read_problem
+from planetarium.pddl.writer import problem_to_pddl
+from planetarium.testing.certificates import check_certificate
+from planetarium.testing.generators import DOMAINS, dataset_problem
+from planetarium.testing.wrong_answers import wrong_answers
+
+CORPUS = Path(__file__).resolve().parent.parent / "equivalence"
+MODES = {"identity": (False, "paper"), "placeholder": (True, "paper"),
+         "strict-placeholder": (True, "reachable-goal-states")}
+
+
+def _tower(objects: str, goal: str) -> str:
+    blocks = objects.split()
+    init = " ".join(f"(on-table {b}) (clear {b})" for b in blocks)
+    return (f"(define (problem p) (:domain blocksworld) (:objects {objects})\n"
+            f"(:init (arm-empty) {init})\n(:goal (and {goal})))")
+
+
+GT = _tower("b1 b2 b3 b4", "(on b1 b2) (on b2 b3) (on b3 b4)")
+
+
+def _corpus_cases():
+    for path in sorted(CORPUS.glob("*.yaml")):
+        for case in yaml.safe_load(path.read_text())["cases"]:
+            if case["expected"] == "not-equivalent":
+                yield f"{path.stem}:{case['name']}", case
+
+
+@pytest.mark.parametrize("name, case", list(_corpus_cases()), ids=lambda x: x
+                         if isinstance(x, str) else "")
+def test_corpus_explanations_are_certificates(name, case):
+    """Every "not equivalent" of the conformance corpus: undoing the explanation's differences
+    gives a problem the grader (and, when small, the brute force) calls equivalent."""
+    placeholder, semantics = MODES[case["mode"]]
+    options = GradeOptions(is_placeholder=placeholder, placeholder_semantics=semantics,
+                           relax_typing=bool(case.get("relax_typing", False)),
+                           check_solvable=False, equivalence_for_unsolvable=True,
+                           anchored_objects=tuple(case.get("anchored_objects", [])))
+    check = check_certificate(case["gt"], case["pred"], options, brute_force_max_objects=6)
+    e = check.result.explanation
+    assert e is not None and e.kind == NOT_EQUIVALENT and e.complete, name
+    assert check.ok, f"{name}: {check.why}\n{e.summary}\n{check.repaired}"
+    if check.checked:
+        assert e.size or e.objects or e.unsolvable, f"{name}: a 'no' with nothing differing"
+    else:  # only these are not checkable, and they say why
+        assert e.goal_basis == "formula" or e.unrepairable, name
+
+
+def test_generated_wrong_answers_are_certified_and_mostly_optimal():
+    """A sample of the bench's wrong answers (bench/bench_explain.py runs thousands)."""
+    rng = random.Random(7)
+    checked = optimal = 0
+    for domain in DOMAINS:
+        for size in (3, 4, 5):
+            truth = dataset_problem(domain, rng, size)
+            gt = problem_to_pddl(truth, typed=True)
+            for how, wrong in wrong_answers(truth, rng, per_problem=3):
+                for placeholder in (False, True):
+                    check = check_certificate(gt, problem_to_pddl(wrong, typed=True),
+                                              GradeOptions(is_placeholder=placeholder),
+                                              brute_force_max_objects=5)
+                    assert check.ok, f"{domain} {how}: {check.why}\n{check.repaired}"
+                    checked += check.checked
+                    optimal += check.checked and check.result.explanation.optimal
+    assert checked >= 60
+    assert optimal >= 0.9 * checked, (optimal, checked)
+
+
+def test_placeholder_explains_init_and_goal_under_separate_renamings():
+    # The right goal on the wrong blocks: placeholder mode accepts it, identity mode explains.
+    def stacked(goal: str) -> str:
+        return ("(define (problem p) (:domain blocksworld) (:objects b1 b2 b3 b4)\n"
+                "(:init (arm-empty) (on b1 b2) (on-table b2) (on-table b3) (on-table b4) "
+                f"(clear b1) (clear b3) (clear b4))\n(:goal (and {goal})))")
+    truth, pred = stacked("(on b3 b4)"), stacked("(on b2 b3)")
+    assert grade(truth, pred, is_placeholder=True).equivalent
+    e = grade(truth, pred, explain=True).explanation
+    assert e.kind == "not-equivalent" and e.optimal and e.mode == "identity"
+    assert "placeholder-misuse" in e.categories and "wrong-goal" in e.categories
+    assert not e.init and e.goal
+    wrong = _tower("b1 b2 b3 b4", "(on b4 b3) (on b3 b2)")
+    e = grade(GT, wrong, is_placeholder=True, explain=True).explanation
+    assert e.mode == "placeholder" and e.goal_renaming is not None
+    assert e.goal.missing and not e.goal.extra and "goal-under-specified" in e.categories
+
+
+def _random_atoms(rng: random.Random, objs: list[str]) -> set[tuple[str, ...]]:
+    return {("scene", rng.choice("pq"), rng.choice(objs), rng.choice(objs))
+            for _ in range(rng.randint(1, 6))}
+
+
+def test_optimal_renaming_is_the_minimum_by_brute_force():
+    """On small pairs the proven-optimal cost equals the minimum over every injective map of
+    the prediction's objects (the fewer side) into the ground truth's."""
+    import itertools
+
+    rng = random.Random(3)
+    for trial in range(40):
+        n = rng.randint(2, 5)
+        objs_a = [f"o{i}" for i in range(n)]
+        objs_b = objs_a[:n - trial % 2]  # every other trial the prediction lacks an object
+        a, b = _random_atoms(rng, objs_a), _random_atoms(rng, objs_b)
+        found = best_renaming(objs_a, ["t"] * n, a, objs_b, ["t"] * len(objs_b), b)
+        best = min(len(a ^ {(x[0], x[1], m[x[2]], m[x[3]]) for x in b})
+                   for image in itertools.permutations(objs_a, len(objs_b))
+                   for m in [dict(zip(objs_b, image, strict=True))])
+        assert found.optimal and found.cost == best, (a, b, found)
+
+
+def test_out_of_nodes_or_time_is_a_best_effort_never_an_error():
+    rng = random.Random(5)
+    objs = [f"o{i}" for i in range(9)]
+    a = {("s", "p", rng.choice(objs), rng.choice(objs)) for _ in range(14)}
+    b = {("s", "p", rng.choice(objs), rng.choice(objs)) for _ in range(14)}
+    exact = best_renaming(objs, ["t"] * 9, a, objs, ["t"] * 9, b)
+    cut = best_renaming(objs, ["t"] * 9, a, objs, ["t"] * 9, b, max_nodes=1)
+    assert cut.cost >= exact.cost and (cut.optimal is False or cut.cost == exact.cost)
+    late = best_renaming(objs, ["t"] * 9, a, objs, ["t"] * 9, b, deadline=time.monotonic() - 1)
+    assert len(late.mapping) == 9 and late.cost >= exact.cost
+
+
+def test_past_the_deadline_the_explanation_says_it_was_cut_short():
+    domain, truth = load_ground_truth(GT)
+    pred = read_problem(_tower("x y z w", "(on x y) (on z w)"), domain.definition)
+    e = explain(truth, pred, domain, deadline=time.monotonic() - 1)
+    assert not e.complete and "time limit" in e.summary
+    on_time = explain(truth, pred, domain, deadline=time.monotonic() + 30)
+    assert on_time.complete and on_time.optimal
+
+
+def test_unsolvable_reason_names_a_fact_with_its_certificate():
+    pred = _tower("b1 b2 b3 b4", "(on b1 b2) (on b3 b2)")
+    e = grade(GT, pred, explain=True).explanation
+    assert e.kind == "unsolvable" and e.goal_basis == "as-written"
+    assert e.unsolvable["fact"] in ("(on b1 b2)", "(on b3 b2)")
+    assert "mutex" in e.unsolvable["certificate"]
+    gripper_gt = ("(define (problem g) (:domain gripper) (:objects r1 r2 b1 g1)\n"
+                  "(:init (room r1) (room r2) (ball b1) (gripper g1) (at-robby r1) (free g1) "
+                  "(at b1 r1))\n(:goal (and (at b1 r2))))")
+    relaxed = grade(gripper_gt, gripper_gt.replace("(at b1 r2)", "(free b1)"), explain=True)
+    assert relaxed.explanation.unsolvable["fact"] == "(free b1)"
+    assert "delete" in relaxed.explanation.unsolvable["certificate"]
+
+
+def test_object_count_and_clashing_names():
+    pred = _tower("b1 b2 b3 b4 b5", "(on b1 b2) (on b2 b3) (on b3 b4)")
+    e = grade(GT, pred, explain=True).explanation
+    assert e.objects.extra == ("b5",) and "wrong-object-count" in e.categories
+    assert e.init.extra == ("(clear b5)", "(on-table b5)")
+    fewer = _tower("b2 b3 b4", "(on b2 b3) (on b3 b4)")
+    e = grade(GT, fewer, explain=True).explanation
+    assert len(e.objects.missing) == 1 and e.optimal
+    # an unmatched prediction object named like a ground-truth object is written pred:NAME
+    clash = _tower("b2 b3 b4 b1", "(on b2 b3) (on b3 b4)").replace("(on-table b1) (clear b1)", "")
+    e = grade(_tower("b1 b2 b3", "(on b1 b2) (on b2 b3)"), clash, explain=True).explanation
+    assert any(o.startswith("pred:") for o in e.objects.extra), e
+
+
+def test_json_row_and_round_trip():
+    assert "explanation" not in grade(GT, GT).to_dict()
+    row = grade(GT, _tower("b1 b2 b3 b4", "(on b1 b2)"), explain=True).to_dict()
+    data = json.loads(json.dumps(row))["explanation"]
+    for key in ("kind", "mode", "anchored", "optimal", "renaming", "objects", "init", "goal",
+                "unsolvable", "categories", "summary"):
+        assert key in data
+    assert set(data["categories"]) <= set(CATEGORIES)
+    again = Explanation.from_dict(data)
+    assert again.to_dict() == data
+    not_pddl = grade(GT, "I cannot do that", explain=True).to_dict()["explanation"]
+    assert not_pddl["kind"] == "not-parseable" and not_pddl["categories"] == ["not-parseable"]
+
+
+def test_a_certificate_that_does_not_fit_is_refused():
+    domain, truth = load_ground_truth(GT)
+    pred = read_problem(_tower("b1 b2 b3 b4", "(on b1 b2)"), domain.definition)
+    e = explain(truth, pred, domain).to_dict()
+    e["init"]["extra"] = ["(on b4 b1)"]  # a fact the prediction does not have
+    with pytest.raises(CertificateError):
+        apply_explanation(domain, pred, e)
+
+
+def test_cli_explain_single_and_batch(tmp_path):
+    gt, pred = tmp_path / "gt.pddl", tmp_path / "pred.pddl"
+    gt.write_text(GT)
+    pred.write_text(_tower("a b c d", "(on a b) (on b c) (on d c)"))
+    out = CliRunner().invoke(main, ["grade", str(gt), str(pred), "--explain"])
+    assert out.exit_code == 0, out.output
+    assert "explanation:" in out.output and "renaming" in out.output and "a -> b1" in out.output
+    batch = tmp_path / "pairs.jsonl"
+    batch.write_text(json.dumps({"id": 1, "gt": GT, "pred": pred.read_text()}) + "\n"
+                     + json.dumps({"id": 2, "gt": GT, "pred": GT}) + "\n")
+    rows = tmp_path / "rows.jsonl"
+    out = CliRunner().invoke(main, ["grade", "--batch", str(batch), "--out", str(rows),
+                                    "--explain", "--workers", "1"])
+    assert out.exit_code == 0, out.output
+    parsed = [json.loads(line) for line in rows.read_text().splitlines()]
+    assert [r["explanation"]["kind"] for r in parsed] == ["unsolvable", "equivalent"]
