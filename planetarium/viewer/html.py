@@ -191,9 +191,9 @@ def _run_column(label: str, item: Item, answer: Answer | None) -> str:
     return e(
         "section", {"class": "run"},
         e("h2", None, text=label), status_badge(answer.status()),
-        e("h3", None, text="Verdicts"), _verdicts(answer),
         e("h3", None, text="Explanation"), _explanation(answer.explanation()),
         e("h3", None, text="Scenes"), _scenes(item, answer),
+        e("h3", None, text="Verdicts"), _verdicts(answer),
         e("h3", None, text="The model's answer"),
         e("p", {"class": "muted"}, text="; ".join(notes)) if notes else "",
         e("pre", {"class": "answer"}, text=shown), cut,

@@ -32,12 +32,17 @@ def label(text: str) -> str:
     return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
 
 
+#: Drawings are shown this much larger than their coordinates (and shrink to fit a narrow column).
+SCALE = 1.4
+
+
 def document(width: float, height: float, body: list[str], title: str) -> str:
-    """An inline ``<svg>`` scaled to its container, with an accessible title."""
+    """An inline ``<svg>`` with an accessible title."""
     return element(
         "svg",
         {"xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {width:.0f} {height:.0f}",
-         "width": f"{width:.0f}", "height": f"{height:.0f}", "role": "img", "class": "scene",
+         "width": f"{width * SCALE:.0f}", "height": f"{height * SCALE:.0f}", "role": "img",
+         "class": "scene",
          "font_family": "sans-serif", "font_size": 11},
         element("title", text=title), *body,
     )
