@@ -152,9 +152,26 @@ def test_unmatched_answer_objects_keep_their_names():
     states = build_states(truth, answer, explanation)
     assert states.answer_init.object_marks == {"b3": EXTRA}
     assert draw(states.answer_init).undrawn == ()
+    unexplained = build_states(truth, answer, None)  # drawn in its own names
+    assert unexplained.answer_init.facts == unexplained.truth_init.facts | {
+        ("on-table", "b3"), ("clear", "b3")} and not unexplained.answer_init.marks
     broken = build_states(truth, "(define (problem", explanation)
     assert broken.answer_init is None and "does not read" in broken.answer_error
     assert build_states("not pddl", answer, None) is None
+
+
+def test_clashing_unmatched_name_is_prefixed_as_the_explanation_writes_it():
+    truth = ("(define (problem p) (:domain blocksworld) (:objects b1 b2) (:init (arm-empty) "
+             "(on-table b1) (on b2 b1) (clear b2)) (:goal (and (on-table b2))))")
+    answer = ("(define (problem p) (:domain blocksworld) (:objects b1 b2 b3) (:init (arm-empty) "
+              "(on-table b2) (on b3 b2) (clear b3) (on-table b1) (clear b1)) "
+              "(:goal (and (on-table b3))))")
+    explanation = {"renaming": {"b2": "b1", "b3": "b2"}, "objects": {"extra": ["pred:b1"]},
+                   "init": {"extra": ["(on-table pred:b1)", "(clear pred:b1)"]}}
+    scene = build_states(truth, answer, explanation).answer_init
+    assert scene.facts == {("arm-empty",), ("on-table", "b1"), ("on", "b2", "b1"),
+                           ("clear", "b2"), ("on-table", "pred:b1"), ("clear", "pred:b1")}
+    assert _marked(draw(scene).svg) == {"(on-table pred:b1)": EXTRA, "(clear pred:b1)": EXTRA}
 
 
 # ------------------------------------------------------------------------------ pages

@@ -283,16 +283,15 @@ def _scenes(item: Item, answer: Answer) -> str:
                           answer.explanation())
     if states is None:
         return e("p", {"class": "note"}, text="The ground truth does not read; nothing to draw.")
-    figures = [_figure(states.truth_init), _answer_figure(states.answer_init, states.answer_error),
-               _figure(states.truth_goal), _answer_figure(states.answer_goal, states.answer_error)]
+    if states.answer_init is None or states.answer_goal is None:  # the answer does not read
+        figures = [_figure(states.truth_init),
+                   e("figure", None, e("figcaption", None, text="answer"),
+                     e("p", {"class": "note"}, text=states.answer_error or "no answer")),
+                   _figure(states.truth_goal)]
+    else:
+        figures = [_figure(states.truth_init), _figure(states.answer_init),
+                   _figure(states.truth_goal), _figure(states.answer_goal)]
     return e("div", {"class": "scenes"}, join(figures))
-
-
-def _answer_figure(scene: Scene | None, error: str | None) -> str:
-    if scene is None:
-        return e("figure", None, e("figcaption", None, text="answer"),
-                 e("p", {"class": "note"}, text=error or "no answer"))
-    return _figure(scene)
 
 
 def _figure(scene: Scene) -> str:

@@ -44,9 +44,11 @@ def _renaming(explanation: dict[str, Any] | None, key: str, answer: Problem,
               truth: Problem) -> dict[str, str]:
     """Answer object -> the name it is drawn under, as the explanation writes atoms: its
     ground-truth counterpart, else its own name (``pred:`` first when a ground-truth object has
-    that name too)."""
+    that name too).  Without a renaming (no explanation), every object keeps its own name."""
     given = (explanation or {}).get(key)
-    given = {str(k): str(v) for k, v in given.items()} if isinstance(given, dict) else {}
+    if not isinstance(given, dict):
+        return {o: o for o in answer.objects}
+    given = {str(k): str(v) for k, v in given.items()}
     ours = set(truth.objects)
     return {o: given.get(o) or (PRED_PREFIX + o if o in ours else o) for o in answer.objects}
 
