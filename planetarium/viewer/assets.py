@@ -48,6 +48,7 @@ li.missing, span.missing { color: var(--missing); } li.extra, span.extra { color
 .legend { display: flex; gap: 16px; font-size: 12px; align-items: center; margin: 6px 0; }
 .legend svg { vertical-align: middle; }
 .verdicts td, .verdicts th { font-size: 12px; }
+.verdicts .reason { color: var(--muted); }
 .note { color: var(--muted); font-style: italic; }
 """
 

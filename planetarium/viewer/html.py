@@ -200,33 +200,40 @@ def _run_column(label: str, item: Item, answer: Answer | None) -> str:
     )
 
 
-def _tick(value: Any) -> str:
-    return {True: "yes", False: "no"}.get(value, "undecided")
+#: The grader's stages, the verdict field each decides, and the column title.
+_STAGES = (("parse", "parseable"), ("solve", "solvable"), ("equivalence", "equivalent"))
 
 
 def _verdicts(answer: Answer) -> str:
+    """One row per grading mode, one cell per stage: its answer and its own reason."""
     head = e("tr", None, join(e("th", None, text=t) for t in (
-        "mode", "parseable", "solvable", "equivalent", "deciding stage", "status", "reason")))
+        "mode", *(field for _, field in _STAGES))))
     rows = []
     for mode in MODES:
         verdict = answer.verdicts.get(mode)
-        if verdict is None:
-            continue
-        rows.append(e("tr", {"data-mode": mode}, join(e("td", None, text=str(t)) for t in (
-            mode, _tick(verdict.get("parseable")), _tick(verdict.get("solvable")),
-            _tick(verdict.get("equivalent")), verdict.get("stage") or "",
-            verdict.get("status") or "", verdict.get("reason") or ""))))
-        rows += _stage_rows(verdict.get("stages"))
-    return e("table", {"class": "verdicts"}, e("thead", None, head), e("tbody", None, join(rows)))
+        if verdict is not None:
+            rows.append(e("tr", {"data-mode": mode}, e("td", None, text=mode),
+                          join(_stage_cell(verdict, stage, field) for stage, field in _STAGES)))
+    note = ""
+    first = next(iter(answer.verdicts.values()), {})
+    if first.get("stage") not in {stage for stage, _ in _STAGES} and first.get("reason"):
+        note = e("p", {"class": "note"}, text=f"{first.get('stage')}: {first.get('reason')}")
+    return e("table", {"class": "verdicts"}, e("thead", None, head),
+             e("tbody", None, join(rows))) + note
 
 
-def _stage_rows(stages: Any) -> list[str]:
-    """Each stage's own status and reason, where the verdict kept them (``stages``)."""
-    if not isinstance(stages, dict):
-        return []
-    return [e("tr", {"class": "stage"}, e("td", None), e("td", {"colspan": 4}, text=f"{name}"),
-              e("td", None, text=str(v.get("status", ""))), e("td", None, text=str(v.get("reason", ""))))
-            for name, v in stages.items() if isinstance(v, dict)]
+def _stage_cell(verdict: dict[str, Any], stage: str, field: str) -> str:
+    """``yes`` / ``no`` / ``undecided`` (or ``skipped``), with the stage's reason under it."""
+    own = verdict.get("stages", {}).get(stage) if isinstance(verdict.get("stages"), dict) else None
+    if isinstance(own, dict):
+        status, reason = str(own.get("status", "")), str(own.get("reason") or "")
+    else:  # a verdict without per-stage detail: only the settling stage has a reason
+        status = str(verdict.get("status", "")) if verdict.get("stage") == stage else ""
+        reason = str(verdict.get("reason") or "") if verdict.get("stage") == stage else ""
+    value = {True: "yes", False: "no"}.get(verdict.get(field))
+    shown = value or ("skipped" if status == "skipped" else f"undecided ({status or 'not run'})")
+    return e("td", None, e("b", None, text=shown),
+             e("div", {"class": "reason"}, text=reason) if reason else "")
 
 
 def _facts(words: Any, mark: str) -> str:

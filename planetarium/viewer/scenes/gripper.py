@@ -58,10 +58,12 @@ def draw(scene: Scene, canvas: Canvas) -> None:
                   [fact])
         if robby and robby[1] == room:
             _robot(canvas, robby, grippers, carried, x + 10, TOP + height - 62)
-    if robby is None and grippers:  # a robot with no room: drawn beside the rooms
-        _robot(canvas, None, grippers, carried, 10 + len(rooms) * (ROOM_W + 20),
-               TOP + height - 62)
-    _nowhere(canvas, roles, placed, TOP + height + 40)
+    below = TOP + height + 20
+    if robby is None and grippers:  # a robot in no room (a goal about grippers): under the rooms
+        canvas.text(10, below + 10, "robby, in no room:", text_anchor="start")
+        _robot(canvas, None, grippers, carried, 130, below)
+        below += 70
+    _nowhere(canvas, roles, placed, below + 20)
 
 
 def _ball(canvas: Canvas, ball: str, cx: float, cy: float, facts: list[Fact]) -> None:
