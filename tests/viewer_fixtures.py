@@ -2,9 +2,8 @@
 
 The answers are the ground truths with one deliberate mistake each (a wrong goal, a wrong
 initial fact, renamed objects, a wrong colour, the rover in the wrong place, an unsolvable
-goal), one correct answer and one hostile non-answer; they go through the real ``eval grade``.
-Until ``eval grade`` records explanations itself, :func:`add_explanations` fills each verdict's
-``explanation`` from the real grader (``grade(..., explain=True)``, same options per mode).
+goal), one correct answer and one hostile non-answer; they go through the real ``eval grade``,
+which records each verdict's explanation.
 """
 
 from __future__ import annotations
@@ -65,31 +64,8 @@ def answers_b(rows: list[dict[str, Any]]) -> list[str]:
     return [_mutated(r) if str(r["id"]) == "821" else r["problem_pddl"] for r in rows]
 
 
-def add_explanations(run_dir: Path) -> None:
-    """Fill ``explanation`` in every verdict from the real grader with the options of its mode."""
-    from planetarium.grading import grade
-    from planetarium.llm.grade import ALL_MODES, ANCHORED, VERDICTS, text_anchors
-    from planetarium.llm.runner import COMPLETIONS, ITEMS
-    from planetarium.llm.store import read_jsonl, write_jsonl
-
-    items = {str(r["id"]): r for r in read_jsonl(run_dir / ITEMS)}
-    outputs = {c["id"]: c["output"] for c in read_jsonl(run_dir / COMPLETIONS)}
-    verdicts = read_jsonl(run_dir / VERDICTS)
-    for verdict in verdicts:
-        row = items[verdict["id"]]
-        for mode, relax in ALL_MODES.items():
-            anchors = (text_anchors(row["problem_pddl"], row["natural_language"])
-                       if mode == ANCHORED else ())
-            result = grade(row["problem_pddl"], outputs[verdict["id"]], explain=True,
-                           relax_typing=relax, anchored_objects=tuple(anchors), timeout_s=20)
-            found = result.to_dict().get("explanation")
-            if found is not None:
-                verdict[mode]["explanation"] = found
-    write_jsonl(run_dir / VERDICTS, verdicts)
-
-
 def graded_runs(tmp_path: Path) -> tuple[Path, Path]:
-    """Run A and run B over the same rows, graded, with explanations."""
+    """Run A and run B over the same rows, graded (with explanations)."""
     from planetarium.llm.grade import grade_run
 
     rows = dataset_rows()
@@ -98,6 +74,5 @@ def graded_runs(tmp_path: Path) -> tuple[Path, Path]:
         run_dir = tmp_path / name
         make_answered_run(run_dir, name, rows, answers)
         grade_run(run_dir, workers=1, progress=False)
-        add_explanations(run_dir)
         dirs.append(run_dir)
     return dirs[0], dirs[1]

@@ -103,15 +103,19 @@ def acp_command(data: str, config_path: str, out_path: str, prompts: str | None,
 @click.option("--workers", type=int, help="Grading processes (default: all cores).")
 @click.option("--timeout", "timeout_s", type=SECONDS, help="Seconds per item (default from config).")
 @click.option("--progress/--no-progress", default=True)
+@click.option("--explain/--no-explain", default=True, show_default=True,
+              help="Attach an explanation (renaming, differences, error categories) to every "
+                   "verdict; the report's error-category table needs them.")
 def grade_command(
-    run_dir: str, workers: int | None, timeout_s: float | None, progress: bool
+    run_dir: str, workers: int | None, timeout_s: float | None, progress: bool, explain: bool
 ) -> None:
     """Grade every completion with strict and relaxed typing; write results.json."""
     from .breakdown import STAGES
     from .grade import grade_run
     from .stats import Rate
 
-    results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress)
+    results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress,
+                        explain=explain)
     for mode, row in results["summary"].items():
         rates = ", ".join(f"{stage} {Rate(row[stage], row['n'])}" for stage in STAGES)
         click.echo(f"{mode}: n={row['n']}: {rates}")

@@ -89,9 +89,10 @@ _VERDICT_KEYS = ("parseable", "solvable", "equivalent", "correct", "status", "st
 
 
 def _verdict(result: GradeResult) -> dict[str, Any]:
-    """The part of a result row a verdict file keeps (``correct``: None counts as not passed)."""
+    """The part of a result row a verdict file keeps (``correct``: None counts as not passed),
+    with the explanation when one was computed."""
     row = result.to_dict()
-    return {key: row[key] for key in _VERDICT_KEYS}
+    return {key: row[key] for key in (*_VERDICT_KEYS, "explanation") if key in row}
 
 
 def summarize(verdicts: list[dict[str, Any]], modes=MODES) -> dict[str, dict[str, Any]]:
@@ -116,8 +117,14 @@ def grade_run(
     workers: int | None = None,
     timeout_s: float | None = None,
     progress: bool = True,
+    explain: bool = True,
 ) -> dict[str, Any]:
-    """Write ``verdicts.jsonl`` and ``results.json`` for ``run_dir`` and return the results."""
+    """Write ``verdicts.jsonl`` and ``results.json`` for ``run_dir`` and return the results.
+
+    ``explain`` (on by default: the report's error categories come from explanations) attaches
+    to every decided verdict the renaming and the differences that make it (see
+    :mod:`planetarium.equivalence.explain`).
+    """
     from ..batch import grade_batch
 
     run_dir = Path(run_dir)
@@ -149,7 +156,7 @@ def grade_run(
             result.id: _verdict(result)
             for result in grade_batch(
                 anchored_jobs if mode == ANCHORED else jobs,
-                options=GradeOptions(timeout_s=timeout, relax_typing=relax),
+                options=GradeOptions(timeout_s=timeout, relax_typing=relax, explain=explain),
                 workers=workers,
                 progress=progress,
                 total=len(jobs),

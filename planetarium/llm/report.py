@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from .breakdown import n_undecided, rate
+from .categories import FIGURE as CATEGORY_FIGURE
+from .categories import category_tables, plot_categories
 from .config import TINY_PREFIX
 from .figures import FIGURES
 from .grade import ANCHORED, MODES, RESULTS, VERDICTS
@@ -155,7 +157,7 @@ class Report:
             parts += [f"## {table.title}", table.markdown()]
         if not summary:
             parts.append("## Figures")
-            parts += [f"![{name[:-4]}]({name})" for name in FIGURES]
+            parts += [f"![{name[:-4]}]({name})" for name in (*FIGURES, CATEGORY_FIGURE)]
             parts.append(f"Every table is also in `{TABLES_DIR}/` as CSV and JSON.")
         return "\n\n".join(parts) + "\n"
 
@@ -191,6 +193,7 @@ def build_report(
         if comparisons is not None:
             tables.append(comparisons)
     tables += [rate_table(runs, mode, axes) for mode in MODES for axes in BREAKDOWNS[1:]]
+    tables += category_tables(runs)
     return Report(runs, warnings, notes, tables)
 
 
@@ -207,6 +210,7 @@ def write_report(
     (out / TABLES_DIR).mkdir(parents=True, exist_ok=True)
     for name, plot in FIGURES.items():
         plot(report.runs, out / name)
+    plot_categories(report.runs, out / CATEGORY_FIGURE)
     for table in report.tables:
         (out / TABLES_DIR / f"{table.name}.csv").write_text(table.csv(), encoding="utf-8")
         (out / TABLES_DIR / f"{table.name}.json").write_text(table.json(), encoding="utf-8")
