@@ -25,7 +25,7 @@ def make_server(directory: str | Path, port: int = 0) -> ThreadingHTTPServer:
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base's name)
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from .assets import CONTENT_SECURITY_POLICY, CSS, JS
 from .load import MAIN_MODE, MODES, Answer, Item, Runs
-from .markup import element
+from .markup import element as e
 from .scenes import EXTRA, MARK_COLOUR, MISSING, Drawing, Scene, draw, fact_text
 from .states import build_states
 
@@ -23,11 +23,6 @@ from .states import build_states
 ANSWER_CHARS = 20_000
 _STATUS_CLASS = {"correct": "correct", "not equivalent": "not-equivalent",
                  "unsolvable": "unsolvable", "not parseable": "not-parseable"}
-
-
-def e(tag: str, attrs: dict[str, object] | None = None, *children: str, text: str | None = None
-      ) -> str:
-    return element(tag, attrs, *children, text=text)
 
 
 def join(parts: Iterable[str]) -> str:
