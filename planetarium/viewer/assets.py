@@ -47,7 +47,9 @@ ul.facts { margin: 4px 0; padding-left: 18px; font-family: monospace; font-size:
 li.missing, span.missing { color: var(--missing); } li.extra, span.extra { color: var(--extra); }
 .legend { display: flex; gap: 16px; font-size: 12px; align-items: center; margin: 6px 0; }
 .legend svg { vertical-align: middle; }
-.verdicts td, .verdicts th { font-size: 12px; }
+table.verdicts { width: 100%; table-layout: fixed; }
+.verdicts td, .verdicts th { font-size: 12px; overflow-wrap: anywhere; }
+.verdicts th:first-child, .verdicts td:first-child { width: 7.5em; overflow-wrap: normal; }
 .verdicts .reason { color: var(--muted); }
 .note { color: var(--muted); font-style: italic; }
 """

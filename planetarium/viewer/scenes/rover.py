@@ -132,8 +132,8 @@ def _objectives(canvas: Canvas, scene: Scene, y: float) -> None:
                     if f[1] == name]
         details += [(f, f"mode {f[2]}") for f in scene.with_predicate("supports", 2) if f[1] == name]
         for row, (fact, words) in enumerate(details):
-            _badge(canvas, fact, label(words)[:14], x + 96 + (row % 2) * 72, y + 2 + (row // 2) * 15)
-        y += 24 + max(0, (len(details) - 1) // 2) * 15
+            _badge(canvas, fact, label(words)[:14], x + 96 + (row % 2) * 72, y + 2 + (row // 2) * 17)
+        y += 24 + max(0, (len(details) - 1) // 2) * 17
 
 
 _ARROW = ('<defs><marker id="rover-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" '
