@@ -245,11 +245,13 @@ def _explanation(found: dict[str, Any] | None) -> str:
     parts = []
     if found.get("summary"):
         parts.append(e("p", {"class": "summary"}, text=str(found["summary"])))
-    facts = [("kind", found.get("kind")), ("compared as", found.get("mode")),
-             ("renaming", "proven optimal (fewest differences)" if found.get("optimal") is True
-              else "best effort" if found.get("optimal") is False else None),
+    compared = found.get("kind") != "not-parseable"  # nothing was compared: no mode, no renaming
+    facts = [("kind", found.get("kind")), ("compared as", compared and found.get("mode")),
+             ("renaming", None if not compared else "proven optimal (fewest differences)"
+              if found.get("optimal") is True else "best effort"
+              if found.get("optimal") is False else None),
              ("anchored objects", ", ".join(map(str, found.get("anchored") or [])) or None),
-             ("goal compared", found.get("goal_basis")),
+             ("goal compared", compared and found.get("goal_basis")),
              ("cut short", "yes: the time limit ran out; the renaming is the best found"
               if found.get("complete") is False else None),
              ("categories", ", ".join(map(str, found.get("categories") or [])) or None)]
