@@ -203,8 +203,12 @@ def test_eval_view_command(runs, tmp_path):
     done = runner.invoke(main, ["eval", "view", *map(str, runs), "--out", str(tmp_path / "v"),
                                 "--label", "first", "--label", "second"])
     assert done.exit_code == 0, done.output
-    assert (tmp_path / "v" / "index.html").is_file()
     assert "first: status" in (tmp_path / "v" / "index.html").read_text(encoding="utf-8")
+    stale = tmp_path / "v" / "items" / "00099-gone.html"  # a page an earlier build wrote
+    stale.write_text("old", encoding="utf-8")
+    again = runner.invoke(main, ["eval", "view", str(runs[0]), "--out", str(tmp_path / "v")])
+    assert again.exit_code == 0, again.output
+    assert not stale.exists() and len(list((tmp_path / "v" / "items").iterdir())) == 7
     ungraded = tmp_path / "ungraded"
     ungraded.mkdir()
     failed = runner.invoke(main, ["eval", "view", str(ungraded)])

@@ -320,6 +320,8 @@ def write_viewer(runs: Runs, out: str | Path) -> Path:
     """Write ``index.html`` and ``items/*.html`` under ``out``; return the index's path."""
     out = Path(out)
     (out / "items").mkdir(parents=True, exist_ok=True)
+    for stale in (out / "items").glob("[0-9][0-9][0-9][0-9][0-9]-*.html"):  # an earlier build's
+        stale.unlink()
     for index in range(len(runs.items)):
         (out / item_file(index, runs.items[index])).write_text(item_page(runs, index),
                                                                encoding="utf-8")
