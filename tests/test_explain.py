@@ -220,3 +220,15 @@ def test_cli_explain_single_and_batch(tmp_path):
     assert out.exit_code == 0, out.output
     parsed = [json.loads(line) for line in rows.read_text().splitlines()]
     assert [r["explanation"]["kind"] for r in parsed] == ["unsolvable", "equivalent"]
+
+
+def test_a_hostile_answer_with_thousands_of_objects_stays_within_the_time_limit():
+    many = " ".join(f"x{i}" for i in range(2000))
+    facts = " ".join(f"(on-table x{i}) (clear x{i})" for i in range(2000))
+    pred = f"(define (problem p) (:domain blocksworld) (:objects {many})\n(:init (arm-empty) {facts})\n" \
+           "(:goal (and (on x0 x1))))"
+    start = time.monotonic()
+    result = grade(GT, pred, explain=True, timeout_s=1.0)
+    assert time.monotonic() - start < 2.5
+    assert result.equivalent is False and result.explanation is not None
+    assert len(result.explanation.objects.extra) == 1996  # reported, however long it took

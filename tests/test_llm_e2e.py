@@ -50,7 +50,10 @@ def test_run_grade_report(tmp_path, tiny_model, one_thread):  # noqa: F811
     assert "| tiny-test | 6 |" in reported.output
     written = {p.name for p in (run_dir / "report").iterdir()}
     assert written == {"report.md", "tables", "overall.png", "domains.png", "abstractness.png",
-                       "size.png", "funnel.png"}
+                       "size.png", "funnel.png", "categories.png"}
+    # six tokens of a random-weight model never make a problem: every answer is not parseable
+    report = (run_dir / "report" / "report.md").read_text()
+    assert "| tiny-test | 6 | 0.0% [0.0, 39.0] (0/6) | 100.0% [61.0, 100.0] (6/6) |" in report
 
 
 def _wait_for_lines(path: Path, count: int, process: subprocess.Popen, limit_s: float) -> None:

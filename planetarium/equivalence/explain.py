@@ -199,17 +199,25 @@ def _goals(domain: Domain, a: Problem, b: Problem) -> tuple[_Goal, _Goal]:
 
 
 def _seeds(a: Problem, b: Problem, scenes_a, scenes_b, anchors, limit: int = 8) -> list[dict]:
-    """Renamings from the isomorphisms of the graphs of ``scenes`` (if any), a few of them."""
+    """Renamings from matchings of the graphs of ``scenes``, a few of them: embeddings of the
+    smaller graph into the larger (isomorphisms when both are the same size), so an object too
+    many or too few, with or without its facts, still gives the search a good start.  A seed is
+    a hint: the search works without one."""
     graph_a = build_graph(a.objects, a.object_types, scenes_a, anchors)
     graph_b = build_graph(b.objects, b.object_types, scenes_b, anchors)
-    if graph_a.num_nodes() != graph_b.num_nodes() or len(a.objects) != len(b.objects):
-        return []
-    n = len(a.objects)
+    a_larger = graph_a.num_nodes() >= graph_b.num_nodes()
+    big, small = (graph_a, graph_b) if a_larger else (graph_b, graph_a)
+    n_big, n_small = (len(a.objects), len(b.objects)) if a_larger else (len(b.objects),
+                                                                        len(a.objects))
     seeds = []
     try:
-        for mapping in rx.vf2_mapping(graph_b, graph_a, node_matcher=_same, edge_matcher=_same,
-                                      id_order=False, call_limit=50_000):
-            seeds.append({b.objects[i]: a.objects[mapping[i]] for i in range(n)})
+        for mapping in rx.vf2_mapping(big, small, node_matcher=_same, edge_matcher=_same,
+                                      id_order=False, subgraph=True, induced=False,
+                                      call_limit=50_000):
+            # object nodes come first in both graphs, and labels keep objects on objects
+            pairs = [(i, j) for i, j in mapping.items() if i < n_big and j < n_small]
+            seeds.append({b.objects[j]: a.objects[i] for i, j in pairs} if a_larger
+                         else {b.objects[i]: a.objects[j] for i, j in pairs})
             if len(seeds) >= limit:
                 break
     except Exception:  # noqa: BLE001 - a seed is a hint; the search works without one
@@ -549,7 +557,9 @@ def apply_explanation(domain: Domain, prediction: Problem,
     gt_names = set(e.renaming.values()) | set(e.objects.missing)
 
     def translate(mapping: Mapping[str, str], leftovers: Mapping[str, str] | None = None):
-        inverse = {g: p for p, g in mapping.items()} | fresh
+        # A ground-truth object the init renaming left over may be matched by the goal
+        # renaming (placeholder mode): the mapping wins over the fresh object.
+        inverse = fresh | {g: p for p, g in mapping.items()}
         inverse |= {g: fresh[o] for g, o in (leftovers or {}).items()}
 
         def one(atom_text: str) -> Atom:

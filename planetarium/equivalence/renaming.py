@@ -25,7 +25,7 @@ otherwise it is the best found (``optimal=False``).
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -123,23 +123,28 @@ class _Search:
 
     # -- seeds and local search --------------------------------------------------------------
     def complete(self, partial: Mapping[str, str]) -> dict[str, str]:
-        """``partial`` extended to a bijection per type, leftovers paired in declaration order."""
+        """``partial`` extended to a bijection per type, leftovers paired in declaration order
+        (anchored names with their own; linear for the thousands of objects hostile answers
+        may declare)."""
         m: dict[str, str] = {}
         for t, bs in self.b.by_type.items():
-            used = set()
+            targets = self.a.by_type[t]
+            allowed_targets, used = set(targets), set()
             for p in bs:
                 g = partial.get(p)
-                if g is not None and g in self.a.by_type[t] and g not in used and self.allowed(p, g):
+                if g is not None and g in allowed_targets and g not in used and self.allowed(p, g):
                     m[p] = g
                     used.add(g)
-            rest = [g for g in self.a.by_type[t] if g not in used]
+            rest = deque(g for g in targets if g not in used)
             for p in bs:
-                if p not in m:
-                    g = next((g for g in rest if self.allowed(p, g)), None)
-                    if g is None:
-                        g = rest[0]  # inconsistent anchors cannot happen after padding
-                    rest.remove(g)
-                    m[p] = g
+                if p in m:
+                    continue
+                for _ in range(len(rest)):  # rotate past targets an anchor forbids
+                    g = rest.popleft()
+                    if self.allowed(p, g):
+                        break
+                    rest.append(g)
+                m[p] = g
         return m
 
     def improve(self, m: dict[str, str]) -> dict[str, str]:
