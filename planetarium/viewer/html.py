@@ -21,6 +21,8 @@ from .states import build_states
 
 #: Answers longer than this are cut on the page (the run folder keeps them whole).
 ANSWER_CHARS = 20_000
+#: Whether every run's answer to an item got the same status (items all runs answered).
+AGREEMENT = ("same status", "different status")
 _STATUS_CLASS = {"correct": "correct", "not equivalent": "not-equivalent",
                  "unsolvable": "unsolvable", "not parseable": "not-parseable"}
 
@@ -83,6 +85,9 @@ def index_page(runs: Runs) -> str:
         _options("filter-run", "run", [(str(n), label) for n, label in enumerate(runs.labels)]),
         _options("filter-status", f"status ({MAIN_MODE})", [(s, s) for s in statuses]),
         _options("filter-category", "category", [(c, c) for c in categories]),
+        # side by side: where the runs' answers fare differently
+        _options("filter-agreement", "runs", [(a, a) for a in AGREEMENT], "agreement")
+        if len(runs.labels) > 1 else "",
     )
     head = e("tr", None, join(e("th", None, text=t) for t in ("item", "domain", "abstractness",
                                                                "size")),
@@ -122,6 +127,9 @@ def _index_row(index: int, item: Item) -> str:
         cells += [e("td", None, status_badge(answer.status())),
                   e("td", None, join(e("span", {"class": "cat"}, text=c)
                                      for c in answer.categories()))]
+    statuses = {a.status() for a in item.answers if a is not None}
+    if all(item.answers):
+        attrs["data-agreement"] = AGREEMENT[len(statuses) > 1]
     return e("tr", attrs, join(cells))
 
 
