@@ -64,7 +64,6 @@ class Answer:
 class Item:
     """A dataset item and each run's answer to it (None where a run did not answer it)."""
 
-    key: str
     row: dict[str, Any]
     answers: tuple[Answer | None, ...]
 
@@ -116,5 +115,5 @@ def load_runs(run_dirs: Sequence[str | Path], labels: Sequence[str] = ()) -> Run
         labels=tuple(names),
         paths=tuple(Path(p) for p in run_dirs),
         n_missing=tuple(r.n_missing for r in records),
-        items=tuple(Item(key, rows[key], tuple(answers[key])) for key in rows),
+        items=tuple(Item(rows[key], tuple(answers[key])) for key in rows),
     )
