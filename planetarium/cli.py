@@ -52,6 +52,10 @@ class LazyGroup(click.Group):
         "acp": ("planetarium.acp.cli", "acp_group"),
     }
 
+    #: Commands from a layer above a group's own, added when the group loads: ``eval view``
+    #: reads what the llm layer writes, so the llm layer cannot import it.
+    extra = {"eval": ("planetarium.viewer.cli", "view_command")}
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))
 
@@ -60,7 +64,11 @@ class LazyGroup(click.Group):
             import importlib
 
             module, attr = self.lazy[name]
-            return getattr(importlib.import_module(module), attr)
+            group = getattr(importlib.import_module(module), attr)
+            if name in self.extra:
+                module, attr = self.extra[name]
+                group.add_command(getattr(importlib.import_module(module), attr))
+            return group
         return super().get_command(ctx, name)
 
 

@@ -83,7 +83,9 @@ def text_anchors(problem_pddl: str, text: str) -> list[str]:
     return sorted(o for o in truth.objects if o in words)
 
 
-_VERDICT_KEYS = ("parseable", "solvable", "equivalent", "correct", "status", "stage", "reason")
+#: ``stages``: each stage's own status and reason (the run viewer shows them all).
+_VERDICT_KEYS = ("parseable", "solvable", "equivalent", "correct", "status", "stage", "reason",
+                 "stages")
 
 
 def _verdict(result: GradeResult) -> dict[str, Any]:

@@ -1,0 +1,338 @@
+"""The viewer's pages: a filterable index of items and one page per item.
+
+Every string from a run (descriptions, answers, reasons, object names, explanation fields) goes
+through :func:`markup.element`, which escapes it; pages carry a content security policy that
+forbids loading anything, so they open from disk and never touch the network.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from .assets import CONTENT_SECURITY_POLICY, CSS, JS
+from .load import MAIN_MODE, MODES, Answer, Item, Runs
+from .markup import element as e
+from .scenes import EXTRA, MARK_COLOUR, MISSING, Drawing, Scene, draw, fact_text
+from .states import build_states
+
+#: Answers longer than this are cut on the page (the run folder keeps them whole).
+ANSWER_CHARS = 20_000
+#: Whether every run's answer to an item got the same status (items all runs answered).
+AGREEMENT = ("same status", "different status")
+_STATUS_CLASS = {"correct": "correct", "not equivalent": "not-equivalent",
+                 "unsolvable": "unsolvable", "not parseable": "not-parseable"}
+
+
+def join(parts: Iterable[str]) -> str:
+    return "".join(parts)
+
+
+def page(title: str, body: str, n_runs: int, script: bool = False) -> str:
+    head = (
+        '<meta charset="utf-8">'
+        + e("meta", {"http-equiv": "Content-Security-Policy", "content": CONTENT_SECURITY_POLICY})
+        + '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        + e("title", text=title) + e("style", None, CSS)
+    )
+    tail = e("script", None, JS) if script else ""
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head>" + head + "</head>"
+            + e("body", {"data-runs": n_runs, "style": f"--n-runs: {n_runs}"}, body, tail)
+            + "</html>\n")
+
+
+def item_file(index: int, item: Item) -> str:
+    """A file name safe on every system, unique by the item's position."""
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", item.id)[:40].strip("._") or "item"
+    return f"items/{index:05d}-{slug}.html"
+
+
+def status_badge(status: str) -> str:
+    kind = _STATUS_CLASS.get(status, "undecided" if status.startswith("undecided") else "none")
+    return e("span", {"class": f"status status-{kind}"}, text=status)
+
+
+# ----------------------------------------------------------------------------- index page
+
+
+def _options(select_id: str, caption: str, values: Iterable[tuple[str, str]],
+             field: str | None = None) -> str:
+    options = e("option", {"value": ""}, text="any") + join(
+        e("option", {"value": value}, text=shown) for value, shown in values)
+    select = e("select", {"id": select_id, "data-field": field}, options)
+    return e("label", None, e("span", None, text=caption), select)
+
+
+def index_page(runs: Runs) -> str:
+    items = runs.items
+    statuses = sorted({a.status() for i in items for a in i.answers if a})
+    categories = sorted({c for i in items for a in i.answers if a for c in a.categories()})
+
+    def values(get) -> list[tuple[str, str]]:
+        return [(v, v) for v in sorted({get(i) for i in items})]
+
+    filters = e(
+        "form", {"class": "filters", "id": "filters"},
+        e("label", None, e("span", None, text="search"), e("input", {"id": "filter-text", "type": "search",
+                                               "placeholder": "id, domain or words of the description"})),
+        _options("filter-domain", "domain", values(lambda i: i.domain), "domain"),
+        _options("filter-abstractness", "abstractness", values(lambda i: i.abstractness),
+                 "abstractness"),
+        _options("filter-size", "size", values(lambda i: i.size), "size"),
+        _options("filter-run", "run", [(str(n), label) for n, label in enumerate(runs.labels)]),
+        _options("filter-status", f"status ({MAIN_MODE})", [(s, s) for s in statuses]),
+        _options("filter-category", "category", [(c, c) for c in categories]),
+        # side by side: where the runs' answers fare differently
+        _options("filter-agreement", "runs", [(a, a) for a in AGREEMENT], "agreement")
+        if len(runs.labels) > 1 else "",
+    )
+    head = e("tr", None, join(e("th", None, text=t) for t in ("item", "domain", "abstractness",
+                                                               "size")),
+             join(e("th", None, text=f"{label}: status") + e("th", None, text=f"{label}: category")
+                  for label in runs.labels))
+    body = join(_index_row(n, item) for n, item in enumerate(items))
+    runs_list = e("ul", None, join(
+        e("li", None, e("b", None, text=label), text=f" — {path} ({sum(1 for i in items if i.answers[n])} "
+          f"graded items{f', {missing} not answered yet' if missing else ''})")
+        for n, (label, path, missing) in enumerate(zip(runs.labels, runs.paths, runs.n_missing,
+                                                         strict=True))))
+    body_html = (
+        e("h1", None, text="Planetarium run viewer") + runs_list + filters
+        + e("p", {"id": "count", "class": "muted"}, text=f"{len(items)} items")
+        + e("table", {"id": "items"}, e("thead", None, head), e("tbody", None, body))
+        + e("p", {"class": "muted"}, text=f"Status and category: the {MAIN_MODE} grading mode; "
+            "each item's page shows every mode.")
+    )
+    return page("Planetarium run viewer", body_html, len(runs.labels), script=True)
+
+
+def _index_row(index: int, item: Item) -> str:
+    attrs: dict[str, object] = {
+        "data-domain": item.domain, "data-abstractness": item.abstractness, "data-size": item.size,
+        "data-search": " ".join([item.id, str(item.row.get("name", "")), item.domain,
+                                 str(item.row.get("natural_language", ""))]).lower(),
+    }
+    cells = [e("td", None, e("a", {"href": item_file(index, item)}, text=item.id)),
+             e("td", None, text=item.domain), e("td", None, text=item.abstractness),
+             e("td", None, text=item.size)]
+    for n, answer in enumerate(item.answers):
+        if answer is None:
+            cells += [e("td", {"class": "muted"}, text="—"), e("td", None)]
+            continue
+        attrs[f"data-status-{n}"] = answer.status()
+        attrs[f"data-category-{n}"] = "|".join(answer.categories())
+        cells += [e("td", None, status_badge(answer.status())),
+                  e("td", None, join(e("span", {"class": "cat"}, text=c)
+                                     for c in answer.categories()))]
+    statuses = {a.status() for a in item.answers if a is not None}
+    if all(item.answers):
+        attrs["data-agreement"] = AGREEMENT[len(statuses) > 1]
+    return e("tr", attrs, join(cells))
+
+
+# ----------------------------------------------------------------------------- item pages
+
+
+def item_page(runs: Runs, index: int) -> str:
+    item = runs.items[index]
+    row = item.row
+    nav = [e("a", {"href": "../index.html"}, text="← all items")]
+    if index > 0:
+        nav.append(e("a", {"href": "../" + item_file(index - 1, runs.items[index - 1])},
+                     text="← previous"))
+    if index + 1 < len(runs.items):
+        nav.append(e("a", {"href": "../" + item_file(index + 1, runs.items[index + 1])},
+                     text="next →"))
+    meta = [("domain", item.domain), ("abstractness", item.abstractness),
+            ("size (init + goal propositions)", item.size),
+            ("placeholder", "yes" if row.get("is_placeholder") else "no"),
+            ("problem name", str(row.get("name", "")))]
+    columns = join(
+        _run_column(label, item, answer) for label, answer in zip(runs.labels, item.answers,
+                                                                  strict=True))
+    body = (
+        e("nav", None, " · ".join(nav)) + e("h1", None, text=f"Item {item.id}")
+        + e("dl", {"class": "meta"}, join(e("dt", None, text=k) + e("dd", None, text=v)
+                                          for k, v in meta))
+        + e("h2", None, text="Description") + e("p", {"class": "description"},
+                                                text=str(row.get("natural_language", "")))
+        + _legend()
+        + e("div", {"class": "runs"}, columns)
+        + e("h2", None, text="Ground truth") + e("pre", {"id": "ground-truth"},
+                                                 text=str(row.get("problem_pddl", "")))
+    )
+    return page(f"Item {item.id}", body, len(runs.labels))
+
+
+def _legend() -> str:
+    def swatch(mark: str) -> str:
+        dash = "6 3" if mark == MISSING else None
+        return e("svg", {"width": 30, "height": 14, "viewBox": "0 0 30 14"},
+                 e("rect", {"x": 2, "y": 2, "width": 26, "height": 10, "fill": "#fff",
+                            "stroke": MARK_COLOUR[mark], "stroke-width": 3,
+                            "stroke-dasharray": dash}))
+
+    return e("div", {"class": "legend", "id": "legend"},
+             e("span", None, swatch(MISSING), text=" missing: in the ground truth, not in the answer"),
+             e("span", None, swatch(EXTRA), text=" extra: in the answer, not in the ground truth"))
+
+
+def _run_column(label: str, item: Item, answer: Answer | None) -> str:
+    if answer is None:
+        return e("section", {"class": "run"}, e("h2", None, text=label),
+                 e("p", {"class": "note"}, text="This run has no answer for this item."))
+    output = answer.output
+    shown = output[:ANSWER_CHARS]
+    cut = (e("p", {"class": "note"}, text=f"(cut: {len(output)} characters in all)")
+           if len(output) > ANSWER_CHARS else "")
+    notes = [f"finish reason: {answer.finish_reason}"] if answer.finish_reason else []
+    if answer.error:
+        notes.append(f"server error: {answer.error}")
+    return e(
+        "section", {"class": "run"},
+        e("h2", None, text=label), status_badge(answer.status()),
+        e("h3", None, text="Explanation"), _explanation(answer.explanation()),
+        e("h3", None, text="Scenes"), _scenes(item, answer),
+        e("h3", None, text="Verdicts"), _verdicts(answer),
+        e("h3", None, text="The model's answer"),
+        e("p", {"class": "muted"}, text="; ".join(notes)) if notes else "",
+        e("pre", {"class": "answer"}, text=shown), cut,
+    )
+
+
+#: The grader's stages, the verdict field each decides, and the column title.
+_STAGES = (("parse", "parseable"), ("solve", "solvable"), ("equivalence", "equivalent"))
+
+
+def _verdicts(answer: Answer) -> str:
+    """One row per grading mode, one cell per stage: its answer and its own reason."""
+    head = e("tr", None, join(e("th", None, text=t) for t in (
+        "mode", *(field for _, field in _STAGES))))
+    rows = []
+    for mode in MODES:
+        verdict = answer.verdicts.get(mode)
+        if verdict is not None:
+            rows.append(e("tr", {"data-mode": mode}, e("td", None, text=mode),
+                          join(_stage_cell(verdict, stage, field) for stage, field in _STAGES)))
+    note = ""
+    first = next(iter(answer.verdicts.values()), {})
+    if first.get("stage") not in {stage for stage, _ in _STAGES} and first.get("reason"):
+        note = e("p", {"class": "note"}, text=f"{first.get('stage')}: {first.get('reason')}")
+    return e("table", {"class": "verdicts"}, e("thead", None, head),
+             e("tbody", None, join(rows))) + note
+
+
+def _stage_cell(verdict: dict[str, Any], stage: str, field: str) -> str:
+    """``yes`` / ``no`` / ``undecided`` (or ``skipped``), with the stage's reason under it."""
+    own = verdict.get("stages", {}).get(stage) if isinstance(verdict.get("stages"), dict) else None
+    if isinstance(own, dict):
+        status, reason = str(own.get("status", "")), str(own.get("reason") or "")
+    else:  # a verdict without per-stage detail: only the settling stage has a reason
+        status = str(verdict.get("status", "")) if verdict.get("stage") == stage else ""
+        reason = str(verdict.get("reason") or "") if verdict.get("stage") == stage else ""
+    value = {True: "yes", False: "no"}.get(verdict.get(field))
+    shown = value or ("skipped" if status == "skipped" else f"undecided ({status or 'not run'})")
+    return e("td", None, e("b", None, text=shown),
+             e("div", {"class": "reason"}, text=reason) if reason else "")
+
+
+def _facts(words: Any, mark: str) -> str:
+    if not isinstance(words, list) or not words:
+        return ""
+    return e("ul", {"class": "facts"}, join(e("li", {"class": mark}, text=str(w)) for w in words))
+
+
+def _explanation(found: dict[str, Any] | None) -> str:
+    """The explanation's fields in words; unknown or malformed fields are skipped, the raw JSON
+    is one click away."""
+    if not found:
+        return e("p", {"class": "note"}, text="No explanation recorded for this verdict.")
+    parts = []
+    if found.get("summary"):
+        parts.append(e("p", {"class": "summary"}, text=str(found["summary"])))
+    compared = found.get("kind") != "not-parseable"  # nothing was compared: no mode, no renaming
+    facts = [("kind", found.get("kind")), ("compared as", compared and found.get("mode")),
+             ("renaming", None if not compared else "proven optimal (fewest differences)"
+              if found.get("optimal") is True else "best effort"
+              if found.get("optimal") is False else None),
+             ("anchored objects", ", ".join(map(str, found.get("anchored") or [])) or None),
+             ("goal compared", compared and found.get("goal_basis")),
+             ("cut short", "yes: the time limit ran out; the renaming is the best found"
+              if found.get("complete") is False else None),
+             ("categories", ", ".join(map(str, found.get("categories") or [])) or None)]
+    parts.append(e("dl", {"class": "meta"}, join(e("dt", None, text=k) + e("dd", None, text=str(v))
+                                                 for k, v in facts if v)))
+    for key, title in (("renaming", "renamed (answer → ground truth): "),
+                       ("goal_renaming", "renamed in the goal: ")):
+        renaming = found.get(key)
+        pairs = ", ".join(f"{k} → {v}" for k, v in sorted(renaming.items(), key=str) if k != v
+                          ) if isinstance(renaming, dict) else ""
+        if pairs:
+            parts.append(e("p", None, e("b", None, text=title), text=pairs))
+    for part, title in (("objects", "Objects"), ("init", "Initial state"), ("goal", "Goal"),
+                        ("goal_false", "Goal facts that must be false")):
+        section = found.get(part)
+        if not isinstance(section, dict):
+            continue
+        lists = _facts(section.get("missing"), MISSING) + _facts(section.get("extra"), EXTRA)
+        if lists:
+            parts.append(e("h4", None, text=f"{title}: missing / extra") + lists)
+    unsolvable = found.get("unsolvable")
+    if isinstance(unsolvable, dict):
+        parts.append(e("p", None, e("b", None, text="unsolvable: "),
+                       text=f"{unsolvable.get('fact', '')} — {unsolvable.get('certificate', '')}"))
+    parts.append(e("details", None, e("summary", None, text="raw explanation"),
+                   e("pre", None, text=json.dumps(found, indent=1, sort_keys=True,
+                                                   ensure_ascii=False, default=str))))
+    return e("div", {"class": "explanation"}, join(parts))
+
+
+def _scenes(item: Item, answer: Answer) -> str:
+    states = build_states(str(item.row.get("problem_pddl", "")), answer.output,
+                          answer.explanation())
+    if states is None:
+        return e("p", {"class": "note"}, text="The ground truth does not read; nothing to draw.")
+    if states.answer_init is None or states.answer_goal is None:  # the answer does not read
+        figures = [_figure(states.truth_init),
+                   e("figure", None, e("figcaption", None, text="answer"),
+                     e("p", {"class": "note"}, text=states.answer_error or "no answer")),
+                   _figure(states.truth_goal)]
+    else:
+        figures = [_figure(states.truth_init), _figure(states.answer_init),
+                   _figure(states.truth_goal), _figure(states.answer_goal)]
+    return e("div", {"class": "scenes"}, join(figures))
+
+
+def _figure(scene: Scene) -> str:
+    drawing: Drawing | None = draw(scene)
+    if drawing is None:
+        body = e("p", {"class": "note"}, text=f"too large to draw ({len(scene.objects)} objects, "
+                 f"{len(scene.facts)} facts)")
+        undrawn = [(f, scene.marks.get(f)) for f in sorted(scene.facts)]
+    else:
+        body, undrawn = drawing.svg, list(drawing.undrawn)
+    listed = ""
+    if undrawn:
+        listed = e("details", {"open": "open"} if any(m for _, m in undrawn) else None,
+                   e("summary", None, text=f"{len(undrawn)} facts not in the picture"),
+                   e("ul", {"class": "facts"}, join(e("li", {"class": mark or None},
+                                                         text=fact_text(f)) for f, mark in undrawn)))
+    return e("figure", {"class": "scene-figure"}, e("figcaption", None, text=scene.title), body,
+             listed)
+
+
+def write_viewer(runs: Runs, out: str | Path) -> Path:
+    """Write ``index.html`` and ``items/*.html`` under ``out``; return the index's path."""
+    out = Path(out)
+    (out / "items").mkdir(parents=True, exist_ok=True)
+    for stale in (out / "items").glob("[0-9][0-9][0-9][0-9][0-9]-*.html"):  # an earlier build's
+        stale.unlink()
+    for index in range(len(runs.items)):
+        (out / item_file(index, runs.items[index])).write_text(item_page(runs, index),
+                                                               encoding="utf-8")
+    index_path = out / "index.html"
+    index_path.write_text(index_page(runs), encoding="utf-8")
+    return index_path

@@ -1,0 +1,163 @@
+"""The run viewer in a real browser: headless Chromium (Debian's ``chromium`` and
+``chromium-driver``) driven by Selenium opens the pages from disk (``file://``), filters the
+table, opens items and checks what is drawn.  Screenshots are written as test artefacts to
+``$PLANETARIUM_ARTIFACTS`` (default: pytest's temporary directory; the path is printed).
+
+Skipped when Chromium (or Selenium) is not installed, unless ``PLANETARIUM_REQUIRE_BROWSER=1``
+(set by ``.ci/run``), which turns the skip into a failure so CI cannot pass without running it.
+Selenium is imported in the fixture, not at the top: the vLLM environment, which has no Selenium,
+collects this module too and must see no skip (``.ci/vllm-tests``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from viewer_fixtures import HOSTILE, graded_runs
+
+from planetarium.viewer import build_viewer
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+#: Selenium's locator strategies (``selenium.webdriver.common.by.By``), spelt out so this module
+#: imports without Selenium.
+CSS, ID, LINK, TAG = "css selector", "id", "link text", "tag name"
+
+
+def _missing(why: str) -> None:
+    if os.environ.get("PLANETARIUM_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"PLANETARIUM_REQUIRE_BROWSER=1 but {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (CHROMIUM and CHROMEDRIVER):
+        _missing("chromium and chromium-driver are not installed "
+                 "(Debian: apt-get install chromium chromium-driver)")
+    try:
+        from selenium import webdriver
+    except ImportError:
+        _missing("selenium is not installed (pip install selenium; it is in the [dev] extra)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--window-size=1400,1000", "--hide-scrollbars"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options,
+                              service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
+    driver.set_page_load_timeout(20)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def viewer(tmp_path_factory) -> Path:
+    run_a, run_b = graded_runs(tmp_path_factory.mktemp("runs"))
+    return build_viewer([run_a, run_b], tmp_path_factory.mktemp("view"))
+
+
+@pytest.fixture(scope="module")
+def artefacts(tmp_path_factory) -> Path:
+    folder = Path(os.environ.get("PLANETARIUM_ARTIFACTS") or tmp_path_factory.mktemp("screens"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"\nviewer screenshots: {folder}")
+    return folder
+
+
+def _screenshot(driver, path: Path) -> None:
+    """The whole page, not just the window."""
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(1400, min(max(height, 600), 6000))
+    driver.save_screenshot(str(path))
+    driver.set_window_size(1400, 1000)
+
+
+def _choose(driver, select_id: str, text: str) -> None:
+    """Pick an option of a ``<select>`` as a user would (Selenium's Select helper)."""
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element(ID, select_id)).select_by_visible_text(text)
+
+
+def _visible_ids(driver) -> list[str]:
+    return [row.find_element(CSS, "td a").text
+            for row in driver.find_elements(CSS, "#items tbody tr")
+            if row.is_displayed()]
+
+
+def test_filter_the_table(browser, viewer, artefacts):
+    browser.get(viewer.as_uri())
+    assert browser.title == "Planetarium run viewer"
+    count = browser.find_element(ID, "count")
+    assert count.text == "7 of 7 items shown"
+    headers = [th.text for th in browser.find_elements(CSS, "#items th")]
+    assert "run-a: status" in headers and "run-b: status" in headers
+
+    box = browser.find_element(ID, "filter-text")
+    box.send_keys("gripper")
+    assert _visible_ids(browser) == ["575", "601"]
+    assert count.text == "2 of 7 items shown"
+    box.clear()
+    box.send_keys(" ")  # clear() fires no input event; a blank search matches everything
+    assert len(_visible_ids(browser)) == 7
+
+    _choose(browser, "filter-status", "not equivalent")
+    assert _visible_ids(browser) == ["529", "575", "601", "821", "945"]  # either run
+    _choose(browser, "filter-run", "run-b")
+    assert _visible_ids(browser) == ["821"]  # run B erred on the floor tiles only
+    _screenshot(browser, artefacts / "index-filtered.png")
+    _choose(browser, "filter-category", "wrong-goal")
+    assert _visible_ids(browser) == ["821"]
+    _choose(browser, "filter-run", "any")
+    _choose(browser, "filter-status", "any")
+    _choose(browser, "filter-category", "init-differs")
+    assert _visible_ids(browser) == ["575", "601", "945"]
+    _choose(browser, "filter-category", "any")
+    _choose(browser, "filter-agreement", "same status")  # both runs wrong on the floor tiles only
+    assert _visible_ids(browser) == ["821"]
+
+
+def test_open_an_item(browser, viewer, artefacts):
+    browser.get(viewer.as_uri())
+    browser.find_element(LINK, "529").click()
+    assert browser.find_element(TAG, "h1").text == "Item 529"
+    run_a, run_b = browser.find_elements(CSS, "section.run")
+    assert run_a.find_element(CSS, ".status").text == "not equivalent"
+    assert run_b.find_element(CSS, ".status").text == "correct"
+    strict = run_a.find_element(CSS, "table.verdicts tr[data-mode=strict]").text
+    assert "fully specified goals differ" in strict
+    # four pictures per run: ground truth and answer, initial state and goal
+    assert len(run_a.find_elements(CSS, "svg.scene")) == 4
+    missing = run_a.find_elements(CSS, "svg.scene [data-mark=missing]")
+    extra = run_a.find_elements(CSS, "svg.scene [data-mark=extra]")
+    assert missing and extra and all(m.is_displayed() for m in missing + extra)
+    assert "(on b4 b1)" in {m.find_element(TAG, "title").get_attribute("textContent")
+                            .split(" — ")[0] for m in missing}
+    assert not run_b.find_elements(CSS, "svg.scene [data-mark]")  # nothing differs
+    assert browser.find_element(ID, "legend").is_displayed()
+    _screenshot(browser, artefacts / "item-blocksworld.png")
+
+
+@pytest.mark.parametrize("item, domain", [("575", "gripper"), ("601", "gripper-renamed"),
+                                          ("821", "floor-tile"), ("945", "rover")])
+def test_every_domain_draws_its_differences(browser, viewer, artefacts, item, domain):
+    browser.get(viewer.as_uri())
+    browser.find_element(LINK, item).click()
+    run_a = browser.find_elements(CSS, "section.run")[0]
+    marks = run_a.find_elements(CSS, "svg.scene [data-mark]")
+    assert {m.get_attribute("data-mark") for m in marks} == {"missing", "extra"}
+    _screenshot(browser, artefacts / f"item-{domain}.png")
+
+
+def test_hostile_answer_stays_text(browser, viewer, artefacts):
+    browser.get(viewer.as_uri())
+    browser.find_element(LINK, "541").click()
+    assert browser.execute_script("return window.__pwned === undefined")
+    answer = browser.find_elements(CSS, "section.run")[0]
+    assert answer.find_element(CSS, "pre.answer").get_attribute("textContent") == HOSTILE
+    assert not browser.find_elements(CSS, "section.run img")
+    _screenshot(browser, artefacts / "item-hostile.png")
