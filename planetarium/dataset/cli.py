@@ -84,6 +84,8 @@ def report_command(source: str, strict: bool) -> None:
         rows = load_rows(source)
     except (PlanetariumError, OSError) as err:
         raise click.ClickException(str(err)) from err
+    if not rows:
+        raise click.ClickException(f"{source}: no dataset rows to report on")
     click.echo(render_report(rows, bins), nl=False)
     if strict:
         differ = differences(rows, bins)
@@ -106,10 +108,17 @@ def check_command(directory: str, workers: int | None, timeout_s: float, split: 
                   progress: bool) -> None:
     """Grade every ground truth of DIRECTORY against itself; fail on any row that is not
     parseable, solvable and equivalent."""
+    from ..errors import PlanetariumError
     from . import load_rows
     from .check import check_rows
 
-    rows = load_rows(directory, split)
+    try:
+        rows = load_rows(directory, split)
+    except (PlanetariumError, OSError) as err:
+        raise click.ClickException(str(err)) from err
+    if not rows:
+        raise click.ClickException(f"{directory}: no dataset rows to check"
+                                   + (f" in split {split}" if split else ""))
     failures = check_rows(rows, workers=workers, timeout_s=timeout_s, progress=progress)
     for row, result in failures[:20]:
         click.echo(f"FAIL id={row['id']} {row['name']} placeholder={row['is_placeholder']}: "

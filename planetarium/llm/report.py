@@ -9,7 +9,6 @@ scored nothing.  Every table is also written as CSV and JSON under ``tables/``.
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections import Counter
 from collections.abc import Sequence
@@ -23,7 +22,7 @@ from .figures import FIGURES
 from .grade import ANCHORED, MODES, RESULTS, VERDICTS
 from .identity import ReportError, RunIdentity, assign_labels, check_comparable
 from .runner import COMPLETIONS, ITEMS
-from .store import RunDirError, read_jsonl
+from .store import RunDirError, read_json, read_jsonl
 from .tables import (
     BREAKDOWNS,
     ReportRun,
@@ -61,11 +60,14 @@ def load_run(run_dir: str | Path) -> RunRecord:
     run_dir = Path(run_dir)
     if not (run_dir / RESULTS).is_file():
         raise RunDirError(f"{run_dir}: not graded yet; run 'planetarium eval grade {run_dir}'")
-    results = json.loads((run_dir / RESULTS).read_text(encoding="utf-8"))
-    items = {str(row["id"]): row for row in read_jsonl(run_dir / ITEMS)}
-    rows = [{**items[v["id"]], **v} for v in read_jsonl(run_dir / VERDICTS)]
+    results = read_json(run_dir / RESULTS, ("config", "summary"))
+    items = {str(row["id"]): row for row in read_jsonl(run_dir / ITEMS, ("id",))}
+    verdicts = read_jsonl(run_dir / VERDICTS, ("id",))
+    if any(str(v["id"]) not in items for v in verdicts):
+        raise RunDirError(f"{run_dir}: damaged: {VERDICTS} grades items that {ITEMS} lacks")
+    rows = [{**items[str(v["id"])], **v} for v in verdicts]
     completions: dict[str, dict[str, Any]] = {}
-    for record in read_jsonl(run_dir / COMPLETIONS):
+    for record in read_jsonl(run_dir / COMPLETIONS, ("id",)):
         completions.setdefault(record["id"], record)  # the grader keeps the first answer too
     return RunRecord(
         identity=RunIdentity.from_results(run_dir, results),

@@ -26,7 +26,7 @@ from ..config import ConfigError
 from .backends.base import ids_hash
 from .config import EvalConfig
 from .prompts import build_messages, prompt_hash, prompt_template_hash
-from .store import CompletionLog, RunDirError, write_json, write_jsonl
+from .store import CompletionLog, RunDirError, read_json, write_json, write_jsonl
 
 MANIFEST = "run.json"
 ITEMS = "items.jsonl"
@@ -98,7 +98,14 @@ def read_manifest(run_dir: str | Path) -> dict[str, Any]:
     path = Path(run_dir) / MANIFEST
     if not path.is_file():
         raise RunDirError(f"{run_dir}: no {MANIFEST}; is this a run directory?")
-    return json.loads(path.read_text(encoding="utf-8"))
+    manifest = read_json(path, ("config", *_IDENTITY))
+    if not isinstance(manifest["config"], dict):
+        raise RunDirError(f"{path}: damaged: 'config' is not an object")
+    return manifest
+
+
+#: What makes a run directory hold this very run.
+_IDENTITY = ("config_hash", "dataset_hash", "prompt_template_hash")
 
 
 def prepare_run_dir(run_dir: Path, config: EvalConfig, rows: list[dict[str, Any]]) -> dict:
@@ -107,7 +114,7 @@ def prepare_run_dir(run_dir: Path, config: EvalConfig, rows: list[dict[str, Any]
     path = run_dir / MANIFEST
     if path.exists():
         old = read_manifest(run_dir)
-        for key in ("config_hash", "dataset_hash", "prompt_template_hash"):
+        for key in _IDENTITY:
             if old.get(key) != manifest[key]:
                 raise RunDirError(
                     f"{run_dir}: holds a run with {key} {old.get(key)}, not {manifest[key]}; "
