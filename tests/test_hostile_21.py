@@ -120,3 +120,148 @@ def test_output_write_failures_are_one_line_errors_naming_the_output(tmp_path):
     stderr = reader.stderr.read()
     assert reader.wait(timeout=60) == 1
     assert _one_line_error(stderr) and "cannot write standard output: Broken pipe" in stderr
+
+
+# --- 3. hostile values are verdicts or one-line errors ---------------------------------------
+
+def test_json_numbers_over_the_int_limit_are_bad_lines_in_every_reader(tmp_path):
+    from llm_fixtures import demo_rows
+
+    from planetarium.acp.score import read_responses
+    from planetarium.batch import BadItem, read_items, resume_output
+    from planetarium.errors import PlanetariumError
+    from planetarium.llm.store import RunDirError, read_jsonl
+
+    huge = tmp_path / "huge.jsonl"
+    first = {"id": 1, "gt": GT, "pred": GT, "status": "decided", "response": "yes",
+             "task": "reach", "score": 1.0}
+    huge.write_text(json.dumps(first) + "\n" + '{"id": 2, "n": ' + HUGE + '}\n')
+    items = list(read_items(huge))
+    assert items[0]["id"] == 1 and isinstance(items[1], BadItem) and "4300 digits" in items[1].why
+    for reader in (resume_output, read_jsonl, read_responses):
+        with pytest.raises((PlanetariumError, ValueError), match="line 2|:2:"):
+            reader(huge)
+    rows = tmp_path / "rows.jsonl"  # a dataset file with one hostile row among good ones
+    rows.write_text("".join(json.dumps(row) + "\n" for row in demo_rows(2))
+                    + '{"id": ' + HUGE + '}\n')
+    for command in (["data", "check", rows], ["data", "report", rows],
+                    ["acp", "report", huge]):
+        result = run(*command)
+        assert result.exit_code == 1 and "Traceback" not in result.output, command
+        assert "line 3" in result.output or "line 2" in result.output, result.output
+    with pytest.raises(RunDirError):
+        read_jsonl(huge, ("id",))
+    batch, out = tmp_path / "b.jsonl", tmp_path / "out.jsonl"
+    batch.write_text(huge.read_text())
+    result = run("grade", "--batch", batch, "--out", out, "--workers", 1)
+    assert result.exit_code == 1 and [row["correct"] for row in _rows(out)] == [True, False]
+
+
+def test_deeply_nested_acp_responses_are_one_line_errors(tmp_path):
+    from planetarium.acp.data import AcpDataError
+    from planetarium.acp.score import read_responses
+
+    responses = tmp_path / "r.jsonl"
+    responses.write_text('{"id": "1", "response": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    with pytest.raises(AcpDataError, match="line 1: not valid JSON: JSON nested too deeply"):
+        read_responses(responses)
+
+
+@pytest.mark.parametrize("damage", ["run.json", "completions.jsonl", "items.jsonl",
+                                    "completion without output"])
+def test_damaged_run_directories_are_one_line_errors(tmp_path, damage):
+    from llm_fixtures import demo_rows, known_answers, make_answered_run
+
+    rows = demo_rows(4)
+    run_dir = tmp_path / "run"
+    make_answered_run(run_dir, "damaged", rows, known_answers(rows))
+    if damage == "completion without output":
+        with (run_dir / "completions.jsonl").open("a") as log:
+            log.write('{"id": "x"}\n')
+    elif damage == "run.json":
+        (run_dir / damage).write_text('{"config": ' + HUGE + "}")
+    else:
+        with (run_dir / damage).open("a") as log:
+            log.write("[1, 2]\n")
+    result = run("eval", "grade", run_dir, "--no-progress", "--workers", 1)
+    assert result.exit_code == 1 and _one_line_error(result.output), result.output
+    assert "damaged" in result.output
+
+
+def test_dataset_commands_on_empty_sources_and_rows_missing_columns(tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "cols.jsonl").write_text('{"id": 1, "name": "p"}\n')
+    for command in ("check", "report"):
+        for source in ("empty", "empty.jsonl", "cols.jsonl"):
+            result = run("data", command, tmp_path / source)
+            assert result.exit_code == 1 and _one_line_error(result.output), (command, source)
+    assert "no column" in run("data", "check", tmp_path / "cols.jsonl").output
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_dev_zero_as_an_input_file_is_refused_quickly():
+    commands = [["grade", "/dev/zero", "/dev/zero"], ["plan", "/dev/zero"],
+                ["validate", "/dev/zero", "/dev/zero"], ["eval", "run", "--config", "/dev/zero"],
+                ["finetune", "--config", "/dev/zero"], ["data", "check", "/dev/zero"],
+                ["acp", "report", "/dev/zero"]]
+    for command in commands:
+        start = time.monotonic()
+        result = run(*command)
+        assert result.exit_code == 1 and "Traceback" not in result.output, command
+        assert time.monotonic() - start < 10, command
+    with open("/dev/zero", "rb") as zeros:
+        piped = cli("grade", "--batch", "-", stdin=zeros)
+    assert piped.returncode == 1 and _one_line_error(piped.stderr), piped.stderr
+
+
+def test_out_under_a_file_or_in_an_unwritable_place_is_one_line(tmp_path):
+    batch = tmp_path / "b.jsonl"
+    _batch(batch, [1])
+    (tmp_path / "file").write_text("")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    places = [tmp_path / "file" / "out.jsonl"]
+    if os.geteuid() != 0:  # root writes anywhere
+        places.append(locked / "out.jsonl")
+    for out in places:
+        result = run("grade", "--batch", batch, "--out", out)
+        assert result.exit_code == 1 and _one_line_error(result.output), result.output
+        assert f"cannot write {out}" in result.output
+
+
+def test_workers_are_capped_and_started_only_as_needed(tmp_path):
+    import multiprocessing
+
+    from planetarium.batch import MAX_WORKERS, grade_batch, max_workers
+
+    assert 1 <= max_workers() <= min(MAX_WORKERS, 4 * (os.cpu_count() or 1))
+    items = [{"id": i, "gt": GT, "pred": GT} for i in range(3)]  # one chunk: one worker
+    seen = []
+    for result in grade_batch(items, workers=1000, progress=False):
+        seen.append(len(multiprocessing.active_children()))
+        assert result.correct
+    assert max(seen) == 1
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc (Linux)")
+def test_ctrl_c_in_a_batch_is_one_line_that_says_how_to_resume(tmp_path):
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_hostile import _slow_batch
+
+    batch, out = tmp_path / "b.jsonl", tmp_path / "out.jsonl"
+    _slow_batch(batch, 40)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    batch_run = subprocess.Popen(
+        [sys.executable, "-m", "planetarium.cli", "grade", "--batch", str(batch), "--out",
+         str(out), "--workers", "2", "--no-progress"], env=env, stderr=subprocess.PIPE,
+        text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (out.exists() and out.read_text().count("\n") >= 2):
+        time.sleep(0.05)
+    os.killpg(batch_run.pid, signal.SIGINT)  # Ctrl-C reaches the whole process group
+    stderr = batch_run.stderr.read()
+    assert batch_run.wait(timeout=30) == 130
+    saved = len(out.read_text().splitlines())
+    assert stderr.strip() == (f"interrupted: {saved} row(s) saved in {out}; "
+                              "rerun with --resume to grade the rest"), stderr
