@@ -265,3 +265,69 @@ def test_ctrl_c_in_a_batch_is_one_line_that_says_how_to_resume(tmp_path):
     saved = len(out.read_text().splitlines())
     assert stderr.strip() == (f"interrupted: {saved} row(s) saved in {out}; "
                               "rerun with --resume to grade the rest"), stderr
+
+
+# --- 4. the rules, said out loud ---------------------------------------------------------------
+
+def test_an_answer_over_the_size_cap_is_refused_as_such_not_unparseable():
+    from planetarium.grading import MAX_INPUT_CHARS, Status, grade
+
+    answer = GT + "\n" + " " * MAX_INPUT_CHARS  # the right PDDL first, then a runaway
+    result = grade(GT, answer)
+    assert result.status is Status.UNSUPPORTED and result.parseable is None
+    assert not result.correct
+    assert f"answer is {len(answer):,} characters, over the 2,000,000-character cap" in result.reason
+
+
+def test_typed_quantifier_variables_in_an_untyped_domain_are_refused_like_typed_objects():
+    from planetarium.grading import grade
+
+    typed = GT.replace("(:goal (and", "(:goal (and (exists (?x - block) (clear ?x))")
+    result = grade(GT, typed)
+    assert result.parseable is False and "untyped" in result.reason
+    typed_object = GT.replace("(:objects b1 b2)", "(:objects b1 b2 - block)")
+    assert grade(GT, typed_object).parseable is False
+    assert grade(GT, typed, relax_typing=True).parseable is True  # as for objects
+
+
+@pytest.mark.parametrize("goal", ["(and (or (on-table b2)) (not (not (on b1 b2))))",
+                                  "(not (not (and (on-table b2) (on b1 b2))))",
+                                  "(or (and (or (on-table b2)) (on b1 b2)))",
+                                  "(and (on-table b2) (on b1 b2) (not (or (on b2 b1))))"])
+def test_redundant_or_and_double_negation_read_as_the_plain_goal(goal):
+    from planetarium.domains import get_domain
+    from planetarium.pddl import read_problem
+
+    definition = get_domain("blocksworld").definition
+    plain = read_problem(GT, definition)
+    problem = read_problem(GT.replace("(and (on-table b2) (on b1 b2))", goal), definition)
+    assert problem.goal_formula is None
+    assert problem.goal == plain.goal
+    assert problem.negative_goal == ({("on", "b2", "b1")} if "(not (or" in goal else set())
+
+
+def test_zero_training_steps_are_refused():
+    from planetarium.config import ConfigError
+    from planetarium.finetune.config import load_config
+
+    with pytest.raises(ConfigError, match="training.max_steps"):
+        load_config(ROOT / "finetune" / "tiny.yaml", ["training.max_steps=0"])
+    assert load_config(ROOT / "finetune" / "tiny.yaml", ["training.max_steps=-1"])
+    assert load_config(ROOT / "finetune" / "tiny.yaml", ["training.max_steps=1"])
+
+
+def test_generate_never_replaces_the_files_of_a_folder_it_did_not_write(tmp_path):
+    config = tmp_path / "d.yaml"
+    config.write_text("domains:\n  - name: blocksworld\n    layouts:\n      on_table: {}\n")
+    theirs = tmp_path / "theirs"  # someone's own data: a rows.jsonl and notes
+    theirs.mkdir()
+    (theirs / "rows.jsonl").write_text("my rows\n")
+    (theirs / "README.md").write_text("my notes")
+    refused = run("data", "generate", "--config", config, "--out", theirs, "--no-progress")
+    assert refused.exit_code == 1 and "--force" in refused.output
+    assert (theirs / "rows.jsonl").read_text() == "my rows\n"
+    assert (theirs / "README.md").read_text() == "my notes"
+    ours = tmp_path / "ours"
+    assert run("data", "generate", "--config", config, "--out", ours, "--no-progress").exit_code == 0
+    again = run("data", "generate", "--config", config, "--out", ours, "--no-progress")
+    assert again.exit_code == 0 and "replacing" in again.output

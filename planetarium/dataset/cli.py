@@ -41,18 +41,20 @@ def generate_command(config_path: str, out_dir: str, workers: int | None, progre
     from ..errors import PlanetariumError
     from .config import load_config
     from .generator import generate
-    from .writer import ROWS_FILE, write_dataset
+    from .writer import MARKER_FILE, arrow_modules, write_dataset
 
     out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise click.ClickException(f"{out_dir} is a file, not a directory")
     if out.is_dir() and any(out.iterdir()):
-        if not (out / ROWS_FILE).is_file() and not force:
+        if not (out / MARKER_FILE).is_file() and not force:
             raise click.ClickException(
-                f"{out_dir} is not empty and holds no {ROWS_FILE} (it is not a dataset this "
-                "command wrote): choose a new or empty directory, or pass --force to write into "
-                "it anyway")
+                f"{out_dir} is not empty and holds no {MARKER_FILE} (this command did not write "
+                "it): choose a new or empty directory, or pass --force to write into it anyway")
         click.echo(f"replacing the files of {out_dir}", err=True)
     start = time.monotonic()
     try:
+        arrow_modules()  # before the minutes of generation, not after them
         if progress:  # the full configuration takes seconds to read
             click.echo(f"reading {config_path}", err=True)
         config = load_config(config_path)

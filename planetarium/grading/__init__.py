@@ -81,9 +81,10 @@ def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
         return GradeResult.failed(Stage.GROUND_TRUTH, Status.INVALID_INPUT,
                                   f"ground truth: {err}")
     name = domain.name
-    if len(pred) > MAX_INPUT_CHARS:
-        return GradeResult(decided(False, f"output has {len(pred)} characters, over the "
-                                          f"{MAX_INPUT_CHARS} limit"), domain=name)
+    if len(pred) > MAX_INPUT_CHARS:  # not read at all: undecided, never "not parseable"
+        return GradeResult(undecided(Status.UNSUPPORTED, f"answer is {len(pred):,} characters, "
+                                     f"over the {MAX_INPUT_CHARS:,}-character cap; not graded"),
+                           domain=name)
     try:
         problem = read_problem(pred, domain.definition, relax_typing=options.relax_typing)
     except UnsupportedFeatureError as err:
