@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..config import ConfigError
+from ..config import ConfigError, output_shaping
 from .backends.base import ids_hash
 from .config import EvalConfig
 from .prompts import build_messages, prompt_hash, prompt_template_hash
@@ -108,12 +108,24 @@ def read_manifest(run_dir: str | Path) -> dict[str, Any]:
 _IDENTITY = ("config_hash", "dataset_hash", "prompt_template_hash")
 
 
+def _setting_changes(old: dict[str, Any], config: EvalConfig) -> str:
+    """``key: old -> new`` for each output-shaping setting that differs from the stored run."""
+    new = json.loads(json.dumps(output_shaping(config), default=list))  # as stored in run.json
+    changed = [f"{key}: {old.get(key)!r} -> {value!r}" for key, value in sorted(new.items())
+               if old.get(key) != value]
+    return "; ".join(changed) or "settings of an older version"
+
+
 def prepare_run_dir(run_dir: Path, config: EvalConfig, rows: list[dict[str, Any]]) -> dict:
     """Create the run directory, or check that an existing one holds this very run."""
     manifest = _manifest(config, rows)
     path = run_dir / MANIFEST
     if path.exists():
         old = read_manifest(run_dir)
+        if old["config_hash"] != manifest["config_hash"]:
+            raise RunDirError(f"{run_dir}: holds a run with other settings "
+                              f"({_setting_changes(old['config'], config)}); choose another "
+                              "--out to start a new run")
         for key in _IDENTITY:
             if old.get(key) != manifest[key]:
                 raise RunDirError(
