@@ -47,7 +47,8 @@ def exit_code_for(statuses: Iterable[Status]) -> ExitCode:
 
 
 class LazyGroup(click.Group):
-    """Loads sub-command groups (data, eval, finetune) only when they are invoked or listed."""
+    """Loads sub-command groups (data, eval, finetune) only when they are invoked or listed, and
+    turns a missing optional extra into one line."""
 
     lazy = {
         "data": ("planetarium.dataset.cli", "data_group"),
@@ -55,6 +56,15 @@ class LazyGroup(click.Group):
         "finetune": ("planetarium.finetune.cli", "finetune_command"),
         "acp": ("planetarium.acp.cli", "acp_group"),
     }
+
+    def invoke(self, ctx: click.Context):
+        """A missing optional extra is one line with its ``pip install``, in every command."""
+        from .errors import MissingExtraError
+
+        try:
+            return super().invoke(ctx)
+        except MissingExtraError as err:
+            raise click.ClickException(str(err)) from err
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))
@@ -236,18 +246,23 @@ def _run_batch(source: str, out: str | None, workers: int | None, options: Grade
               help="Object name every renaming must keep (repeatable; in a batch, added to each "
                    "line's 'anchored_objects').")
 @click.option("--anchor-all", is_flag=True, help="Anchor every object of the ground truth.")
+@click.option("--domain", "domain_file", type=click.Path(dir_okay=False),
+              help="The domain file of a domain that is not built in (see 'planetarium domains'); "
+                   "the ground truths' (:domain) must name it.")
 @click.option("--placeholder-semantics",
               type=click.Choice([s.value for s in PlaceholderSemantics]),
               default=PlaceholderSemantics.PAPER.value, show_default=True,
               help="paper: init and fully specified goal scenes match separately; "
                    "reachable-goal-states: a renaming maps the sets of reachable goal states.")
 def grade(gt, pred, batch, out, resume, workers, progress, placeholder, ignore_typing, no_solve,
-          timeout, as_json, anchors, anchor_all, placeholder_semantics):
+          timeout, as_json, anchors, anchor_all, domain_file, placeholder_semantics):
     """Grade PRED against the ground truth GT (or a whole --batch).
 
     Exit status: 0 every pair got a verdict (a "no" or a timeout is a verdict), 1 bad input
     (unreadable file or ground truth, bad batch lines), 2 usage, 4 internal error.
     """
+    if domain_file:
+        _register_domain_file(domain_file)
     options = GradeOptions(is_placeholder=placeholder, relax_typing=ignore_typing,
                            check_solvable=not no_solve, timeout_s=timeout,
                            anchored_objects=anchors, anchor_all=anchor_all,
@@ -277,6 +292,27 @@ def grade(gt, pred, batch, out, resume, workers, progress, placeholder, ignore_t
                    + (f" ({result.stage})" if result.stage else "")
                    + f"\nreason:     {result.reason}")
     sys.exit(exit_code_for([result.status]))
+
+
+def _register_domain_file(path: str) -> None:
+    """Make a domain file gradable by its name in this process (and the batch's workers, which
+    are forked from it); a built-in name is refused rather than shadowed."""
+    from .domains import Domain, available_domains, register_domain
+    from .errors import PlanetariumError
+    from .pddl import parse_domain
+
+    text = _read_text(path)
+    try:
+        name = parse_domain(text).name
+    except PlanetariumError as err:
+        raise click.ClickException(f"{path}: {err}") from err
+    known = available_domains().get(name)
+    if known is not None:
+        if " ".join(known.pddl.split()) == " ".join(text.split()):
+            return
+        raise click.ClickException(f"{path}: domain '{name}' is built in (planetarium domains); "
+                                   "--domain is for domains that are not")
+    register_domain(Domain(name, text))
 
 
 def _load_problem(problem_path: str, domain_arg: str | None, relax_typing: bool = False):

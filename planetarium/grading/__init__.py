@@ -31,7 +31,7 @@ from ..errors import (
 from ..limits import time_limit
 from ..pddl.problem import Problem, read_problem
 from ..planning import SolveStatus, check_solvable
-from .options import GradeOptions, GradeOptionsError
+from .options import GradeOptions, GradeOptionsError, check_option_names
 from .result import SKIPPED, GradeResult, Stage, StageVerdict, Status, decided, undecided
 
 __all__ = ["GradeOptions", "GradeOptionsError", "GradeResult", "Stage", "StageVerdict", "Status",
@@ -63,6 +63,7 @@ def grade(gt: str, pred: str, *, options: GradeOptions | None = None,
     caller's bug and raises (``TypeError`` / :class:`GradeOptionsError`); an unexpected failure
     inside grading is reported as status ``internal-error`` instead of crashing a batch.
     """
+    check_option_names(overrides)
     options = replace(options or GradeOptions(), **overrides)
     try:
         with time_limit(options.timeout_s):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import require
 from .breakdown import n_undecided, rate
 from .config import TINY_PREFIX
 from .figures import FIGURES
@@ -204,6 +205,7 @@ def write_report(
     allow_mixed: bool = False,
 ) -> Report:
     """Write ``report.md``, the figures and ``tables/*.csv|json`` to ``out_dir``."""
+    require("matplotlib", "report")  # missing: refused before any file is written
     report = build_report(run_dirs, labels, allow_mixed=allow_mixed)
     out = Path(out_dir)
     (out / TABLES_DIR).mkdir(parents=True, exist_ok=True)
