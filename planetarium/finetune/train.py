@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import time
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from planetarium.domains import get_domain
 from planetarium.errors import PlanetariumError, require
 from planetarium.jsonl import JsonLineError, decode, read_capped
 from planetarium.llm.prompts import prompt_template_hash
+from planetarium.llm.threads import cap_torch_threads
 
 from .config import FinetuneConfig, TrainingConfig
 from .data import (
@@ -205,6 +207,9 @@ def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -
         raise PlanetariumError(f"--resume: no checkpoint under {out_dir / CHECKPOINT_DIR}")
 
     started = time.time()
+    torch = require("torch", "train")
+    if not torch.cuda.is_available():  # torchrun on CPUs starts WORLD_SIZE processes
+        cap_torch_threads(torch, processes=int(os.environ.get("WORLD_SIZE", "1")))
     require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
     rows = load_rows(cfg.data.source, split=cfg.data.split)
     quantize = use_4bit(cfg)
