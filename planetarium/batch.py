@@ -248,13 +248,13 @@ class _Pool:
 
 def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None = None,
                 workers: int | None = None, progress: bool = True, total: int | None = None,
-                grace_s: float = GRACE_S) -> Iterator[GradeResult]:
+                grace_s: float = GRACE_S, desc: str | None = None) -> Iterator[GradeResult]:
     """Grade every item; yields one :class:`GradeResult` (with the item's ``id``) per item, in
     input order.
 
     ``options`` are the defaults for every item (see :func:`grade_item`).  A worker silent for
     ``options.timeout_s + grace_s`` is killed and its item reported as ``timeout``.
-    ``progress`` shows a tqdm bar on standard error.
+    ``progress`` shows a tqdm bar on standard error, labelled ``desc``.
     """
     from tqdm import tqdm
 
@@ -266,7 +266,7 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
     next_out = 0
     exhausted = False
     limit = options.timeout_s + grace_s
-    bar = tqdm(total=total, unit="pair", disable=not progress, smoothing=0.05)
+    bar = tqdm(total=total, desc=desc, unit="pair", disable=not progress, smoothing=0.05)
     try:
         while True:
             while True:

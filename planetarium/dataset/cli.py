@@ -55,9 +55,7 @@ def generate_command(config_path: str, out_dir: str, workers: int | None, progre
     start = time.monotonic()
     try:
         arrow_modules()  # before the minutes of generation, not after them
-        if progress:  # the full configuration takes seconds to read
-            click.echo(f"reading {config_path}", err=True)
-        config = load_config(config_path)
+        config = _load_with_bar(load_config, config_path, progress)
         rows = generate(config, workers=workers, progress=progress)
         write_dataset(rows, out_dir, config, progress=progress)
     except ConfigError as err:
@@ -65,6 +63,18 @@ def generate_command(config_path: str, out_dir: str, workers: int | None, progre
     except PlanetariumError as err:
         raise click.ClickException(str(err)) from err
     click.echo(f"{len(rows):,} rows written to {out_dir} in {time.monotonic() - start:.1f} s", err=True)
+
+
+def _load_with_bar(load, config_path: str, progress: bool):
+    """Read the configuration under a labelled bar (the full one takes seconds)."""
+    if not progress:
+        return load(config_path)
+    from tqdm import tqdm
+
+    with tqdm(total=1, desc=f"reading {config_path}", unit="file") as bar:
+        config = load(config_path)
+        bar.update()
+    return config
 
 
 @data_group.command("report")
@@ -121,7 +131,8 @@ def check_command(directory: str, workers: int | None, timeout_s: float, split: 
     if not rows:
         raise click.ClickException(f"{directory}: no dataset rows to check"
                                    + (f" in split {split}" if split else ""))
-    failures = check_rows(rows, workers=workers, timeout_s=timeout_s, progress=progress)
+    failures = check_rows(rows, workers=workers, timeout_s=timeout_s, progress=progress,
+                          desc=f"self-check of {directory}")
     for row, result in failures[:20]:
         click.echo(f"FAIL id={row['id']} {row['name']} placeholder={row['is_placeholder']}: "
                    f"parseable={result.parseable} solvable={result.solvable} "

@@ -19,8 +19,13 @@ class _Group(click.Group):
     """Turn library errors into one clean line and exit status 1 instead of a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from .runner import RunInterrupted
+
         try:
             return super().invoke(ctx)
+        except RunInterrupted as err:
+            click.echo(str(err), err=True)
+            ctx.exit(130)
         except PlanetariumError as err:
             raise click.ClickException(str(err)) from err
 

@@ -158,6 +158,10 @@ def _batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, A
         yield rows[start : start + size]
 
 
+class RunInterrupted(RunDirError):
+    """Ctrl-C during a run: the answers so far are saved, the message says how many."""
+
+
 def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str, Any]:
     """Answer every selected item not yet in ``completions.jsonl``; return a short summary."""
     from tqdm import tqdm
@@ -178,7 +182,9 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
         backend = make_backend(config, resolve_model(config, run_dir))
         errors = tokens = 0
         started = time.perf_counter()
-        with tqdm(total=len(rows), initial=len(rows) - len(todo), unit="item") as bar:
+        bar = tqdm(total=len(rows), initial=len(rows) - len(todo), unit="item",
+                   desc=f"answering ({config.name})")
+        try:
             for batch in _batches(todo, config.batch_size):
                 conversations = [
                     build_messages(row["natural_language"], _domain_pddl(row["domain"]))
@@ -199,6 +205,11 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
                 tokens += sum(completion.completion_tokens or 0 for completion in completions)
                 bar.update(len(batch))
                 bar.set_postfix(tok_s=f"{tokens / (time.perf_counter() - started):.1f}")
+        except KeyboardInterrupt:
+            raise RunInterrupted(f"interrupted: {len(log.finished_ids())} of {len(rows)} answers saved "
+                                 f"in {run_dir}; rerun the same command to resume") from None
+        finally:
+            bar.close()
         backend.close()
     return {**summary, "generated": len(todo), "errors": errors}
 
