@@ -4,6 +4,7 @@ values as verdicts or one-line errors, the rules said out loud, and the new-user
 from __future__ import annotations
 
 import fcntl
+import itertools
 import json
 import os
 import signal
@@ -331,3 +332,133 @@ def test_generate_never_replaces_the_files_of_a_folder_it_did_not_write(tmp_path
     assert run("data", "generate", "--config", config, "--out", ours, "--no-progress").exit_code == 0
     again = run("data", "generate", "--config", config, "--out", ours, "--no-progress")
     assert again.exit_code == 0 and "replacing" in again.output
+
+
+# --- 5. the edges a new user hits --------------------------------------------------------------
+
+_BLOCKED = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {missing!r}:
+            raise ImportError(f"No module named {{name!r}}")
+sys.meta_path.insert(0, Block())
+sys.argv = ["planetarium", *{args!r}]
+from planetarium.cli import main
+main()
+"""
+
+
+def _without(missing: set[str], *args) -> subprocess.CompletedProcess:
+    """The command in a Python where the ``missing`` packages cannot be imported."""
+    code = _BLOCKED.format(missing=missing, args=[str(a) for a in args])
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+
+
+def test_a_missing_extra_is_one_pip_line_and_nothing_is_written(tmp_path):
+    generated = _without({"pyarrow", "datasets"}, "data", "generate", "--config",
+                         ROOT / "data" / "demo.yaml", "--out", tmp_path / "gen", "--no-progress")
+    assert generated.returncode == 1 and _one_line_error(generated.stderr), generated.stderr
+    assert "pip install 'planetarium[data]'" in generated.stderr and not (tmp_path / "gen").exists()
+    evaluated = _without({"torch", "transformers"}, "eval", "run", "--config",
+                         ROOT / "eval" / "tiny.yaml", "--out", tmp_path / "run", "--limit", 1)
+    assert evaluated.returncode == 1 and _one_line_error(evaluated.stderr), evaluated.stderr
+    assert "pip install 'planetarium[train]'" in evaluated.stderr and not (tmp_path / "run").exists()
+
+
+def test_grade_takes_a_domain_file_and_the_readme_examples_ship(tmp_path):
+    examples = ROOT / "examples"
+    right = run("grade", examples / "truth.pddl", examples / "answer.pddl", "--json")
+    assert right.exit_code == 0 and json.loads(right.output)["correct"] is True
+    wrong = run("grade", examples / "truth.pddl", examples / "wrong.pddl", "--json")
+    assert json.loads(wrong.output)["equivalent"] is False
+    switches = [examples / "switches-truth.pddl", examples / "switches-answer.pddl"]
+    unknown = run("grade", *switches, "--json")
+    assert unknown.exit_code == 1 and "unknown domain 'switches'" in unknown.output
+    graded = run("grade", "--domain", examples / "switches-domain.pddl", *switches, "--json")
+    assert graded.exit_code == 0 and json.loads(graded.output)["correct"] is True
+    shadow = tmp_path / "blocksworld.pddl"  # a built-in name is refused, not shadowed
+    shadow.write_text((examples / "switches-domain.pddl").read_text().replace(
+        "(domain switches)", "(domain blocksworld)"))
+    refused = run("grade", "--domain", shadow, examples / "truth.pddl", examples / "answer.pddl")
+    assert refused.exit_code == 1 and "domain 'blocksworld' is built in" in refused.output
+
+
+def test_unknown_grade_options_name_the_valid_ones():
+    from planetarium.grading import grade
+
+    with pytest.raises(TypeError, match=r"'timeout' \(did you mean timeout_s\?\); the options "
+                                        r"are is_placeholder, .*placeholder_semantics"):
+        grade(GT, GT, timeout=3)
+
+
+def _readme_commands() -> list[str]:
+    """The README's non-ACP command lines (``$ planetarium ...`` in console blocks)."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    return [line[2:].split("  #")[0] for line in lines if line.startswith("$ planetarium ")
+            and not line.startswith(("$ planetarium acp", "$ planetarium eval acp"))]
+
+
+def test_readme_commands_read_shipped_files_and_write_to_ignored_or_temporary_places():
+    import shlex
+    import shutil
+
+    commands = _readme_commands()
+    assert any("examples/truth.pddl" in command for command in commands)
+    written, read = [], []
+    for command in commands:
+        words = shlex.split(command)
+        for flag, value in itertools.pairwise(words):
+            if flag in ("--out", ">"):
+                written.append(value)
+        if words[1] in ("grade", "plan", "validate"):
+            read += [w for w in words[2:]
+                     if w.endswith((".pddl", ".jsonl")) and not w.startswith("/tmp/")]
+    assert read and all((ROOT / path).is_file() for path in read), read
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs a git checkout to ask which paths are ignored")
+    for path in written:
+        if path.startswith("/tmp/"):
+            continue
+        ignored = [subprocess.run(["git", "check-ignore", "-q", candidate], cwd=ROOT).returncode
+                   for candidate in (path, path.rstrip("/") + "/")]  # a file or a folder
+        assert 0 in ignored, f"the README writes {path}, which git would track"
+
+
+def test_cpu_torch_threads_are_capped(tiny_model, monkeypatch):
+    torch = pytest.importorskip("torch")
+    from planetarium.llm.backends.hf_backend import TransformersBackend
+    from planetarium.llm.config import make_config
+    from planetarium.llm.threads import torch_threads, usable_cpus
+
+    assert torch_threads() == max(1, usable_cpus() // 2)
+    assert torch_threads(processes=10 * usable_cpus()) == 1
+    before = torch.get_num_threads()
+    try:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+        torch.set_num_threads(max(2, usable_cpus()))
+        config = make_config({"name": "t", "backend": "transformers", "model": str(tiny_model),
+                              "dataset": "rows.jsonl", "splits": [None], "device": "cpu"})
+        TransformersBackend(config, str(tiny_model))
+        assert torch.get_num_threads() == torch_threads()
+        monkeypatch.setenv("OMP_NUM_THREADS", "2")
+        torch.set_num_threads(2)
+        TransformersBackend(config, str(tiny_model))
+        assert torch.get_num_threads() == 2  # the user's choice stands
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_data_generate_and_check_show_labelled_progress(tmp_path):
+    config = tmp_path / "d.yaml"
+    config.write_text("domains:\n  - name: blocksworld\n    layouts:\n      on_table: {}\n"
+                      "      stack: {space: {max_blocks: 3}}\n")
+    generated = run("data", "generate", "--config", config, "--out", tmp_path / "out", "--progress")
+    assert generated.exit_code == 0, generated.output
+    for label in (f"reading {config}", "planning combinations", "building combinations",
+                  "writing files"):
+        assert label in generated.output, label
+    checked = run("data", "check", tmp_path / "out", "--progress", "--workers", 1)
+    assert checked.exit_code == 0 and f"self-check of {tmp_path / 'out'}" in checked.output
