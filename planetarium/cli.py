@@ -58,13 +58,17 @@ class LazyGroup(click.Group):
     }
 
     def invoke(self, ctx: click.Context):
-        """A missing optional extra is one line with its ``pip install``, in every command."""
+        """A missing optional extra (with its ``pip install``) and a file the system refused are
+        one line in every command."""
         from .errors import MissingExtraError
 
         try:
             return super().invoke(ctx)
         except MissingExtraError as err:
             raise click.ClickException(str(err)) from err
+        except OSError as err:  # a file or folder the system refused: say which, in one line
+            where = f"{err.filename}: " if err.filename else ""
+            raise click.ClickException(f"{where}{err.strerror or err}") from err
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))

@@ -229,6 +229,13 @@ def test_out_under_a_file_or_in_an_unwritable_place_is_one_line(tmp_path):
         result = run("grade", "--batch", batch, "--out", out)
         assert result.exit_code == 1 and _one_line_error(result.output), result.output
         assert f"cannot write {out}" in result.output
+    under_a_file = tmp_path / "file" / "out"
+    for command in (["data", "generate", "--config", ROOT / "data" / "demo.yaml"],
+                    ["eval", "run", "--config", ROOT / "eval" / "tiny.yaml"],
+                    ["finetune", "--config", ROOT / "finetune" / "tiny.yaml"]):
+        result = run(*command, "--out", under_a_file)
+        assert result.exit_code == 2 and "Traceback" not in result.output, command
+        assert f"{tmp_path / 'file'} is a file, not a folder" in result.output, result.output
 
 
 def test_workers_are_capped_and_started_only_as_needed(tmp_path):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from ..cliutil import SECONDS
+from ..cliutil import OUT_DIR, SECONDS
 
 
 @click.group("data")
@@ -22,7 +22,7 @@ def data_group() -> None:
 @data_group.command("generate")
 @click.option("--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False),
               help="Dataset configuration (data/full.yaml, data/demo.yaml).")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", required=True, type=OUT_DIR,
               help="Output directory (rows.jsonl, a folder of Parquet files per configuration, "
                    "README.md, config.yaml).")
 @click.option("--workers", type=int, default=None,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from planetarium.cliutil import OUT_DIR
 from planetarium.errors import PlanetariumError
 
 from .config import load_config
@@ -29,7 +30,7 @@ from .config import load_config
 @click.option(
     "--out",
     "out_dir",
-    type=click.Path(file_okay=False),
+    type=OUT_DIR,
     help="Output directory (overrides out_dir).",
 )
 @click.option(
