@@ -7,7 +7,6 @@ file, unreadable ground truth, bad batch lines), 2 usage error.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import stat
@@ -144,6 +143,8 @@ def _open_output(out: str, resume: bool) -> tuple[BinaryIO, list]:
     The file is opened without truncating and locked first, so a second batch writing the same
     file is refused before it can empty the first one's rows.
     """
+    import fcntl  # POSIX only, like the rest of the batch machinery
+
     from .batch import resume_output
 
     try:
