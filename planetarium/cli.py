@@ -68,6 +68,9 @@ class LazyGroup(click.Group):
         except OSError as err:  # a file or folder the system refused: say which, in one line
             where = f"{err.filename}: " if err.filename else ""
             raise click.ClickException(f"{where}{err.strerror or err}") from err
+        except KeyboardInterrupt:  # commands that keep partial results say how many themselves
+            click.echo("interrupted", err=True)
+            ctx.exit(130)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))

@@ -338,7 +338,9 @@ def generate(config: DatasetConfig, *, workers: int | None = None, progress: boo
         if bar is not None:
             bar.update()
     jobs = [job for _, domain_jobs in per_domain for job in domain_jobs]
-    workers = workers if workers is not None else min(len(jobs), _usable_cpus())
+    from ..batch import max_workers  # at most one process per combination, 4 per CPU, 64
+
+    workers = min(workers if workers is not None else _usable_cpus(), len(jobs), max_workers())
     if bar is not None:
         bar.reset(total=len(jobs))
         bar.set_description("building combinations")
