@@ -469,3 +469,16 @@ def test_data_generate_and_check_show_labelled_progress(tmp_path):
         assert label in generated.output, label
     checked = run("data", "check", tmp_path / "out", "--progress", "--workers", 1)
     assert checked.exit_code == 0 and f"self-check of {tmp_path / 'out'}" in checked.output
+
+
+def test_an_eval_run_whose_model_does_not_load_leaves_no_run_folder(tmp_path):
+    out = tmp_path / "run"
+    failed = run("eval", "run", "--config", ROOT / "eval" / "tiny.yaml", "--model",
+                 tmp_path / "no-such-model", "--out", out, "--limit", 1)
+    assert failed.exit_code == 1 and "no-such-model" in failed.output
+    assert not out.exists()  # the corrected rerun (another --model) is not blocked
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("kept")
+    run("eval", "run", "--config", ROOT / "eval" / "tiny.yaml", "--model",
+        tmp_path / "no-such-model", "--out", tmp_path / "mine", "--limit", 1)
+    assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == ["notes.txt"]

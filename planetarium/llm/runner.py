@@ -158,6 +158,15 @@ def _batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, A
         yield rows[start : start + size]
 
 
+def _forget_new_run(run_dir: Path, *, remove_dir: bool) -> None:
+    """Remove what :func:`prepare_run_dir` and the completion log wrote for a run whose model
+    never loaded (the folder too, if this run created it)."""
+    for name in (MANIFEST, ITEMS, COMPLETIONS, ".lock"):
+        (run_dir / name).unlink(missing_ok=True)
+    if remove_dir and not any(run_dir.iterdir()):
+        run_dir.rmdir()
+
+
 class RunInterrupted(RunDirError):
     """Ctrl-C during a run: the answers so far are saved, the message says how many."""
 
@@ -172,6 +181,8 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
     check_inputs(config)  # before any directory is written or model built
     run_dir = Path(run_dir) if run_dir is not None else default_run_dir(config)
     rows = select_rows(config)
+    new_run = not (run_dir / MANIFEST).exists()
+    new_dir = not run_dir.exists()
     manifest = prepare_run_dir(run_dir, config, rows)
     with CompletionLog(run_dir / COMPLETIONS) as log:
         done = log.finished_ids()
@@ -179,7 +190,12 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
         summary = {"run_dir": str(run_dir), "items": len(rows), "skipped": len(rows) - len(todo)}
         if not todo:
             return {**summary, "generated": 0, "errors": 0}
-        backend = make_backend(config, resolve_model(config, run_dir))
+        try:
+            backend = make_backend(config, resolve_model(config, run_dir))
+        except Exception:
+            if new_run:  # nothing answered: leave nothing that would block the corrected rerun
+                _forget_new_run(run_dir, remove_dir=new_dir)
+            raise
         errors = tokens = 0
         started = time.perf_counter()
         bar = tqdm(total=len(rows), initial=len(rows) - len(todo), unit="item",
