@@ -175,7 +175,7 @@ def test_damaged_run_directories_are_one_line_errors(tmp_path, damage):
 
     rows = demo_rows(4)
     run_dir = tmp_path / "run"
-    make_answered_run(run_dir, "damaged", rows, known_answers(rows))
+    make_answered_run(run_dir, "hostile", rows, known_answers(rows))
     if damage == "completion without output":
         with (run_dir / "completions.jsonl").open("a") as log:
             log.write('{"id": "x"}\n')
@@ -187,6 +187,10 @@ def test_damaged_run_directories_are_one_line_errors(tmp_path, damage):
     result = run("eval", "grade", run_dir, "--no-progress", "--workers", 1)
     assert result.exit_code == 1 and _one_line_error(result.output), result.output
     assert "damaged" in result.output
+    if damage == "run.json":  # what `eval run` reads first to resume
+        resumed = run("eval", "run", "--config", ROOT / "eval" / "tiny.yaml", "--out", run_dir)
+        assert resumed.exit_code == 1 and _one_line_error(resumed.output), resumed.output
+        assert "damaged" in resumed.output
 
 
 def test_dataset_commands_on_empty_sources_and_rows_missing_columns(tmp_path):
