@@ -136,8 +136,9 @@ def _refuse_same_file(source: str, out: str | None) -> None:
     write_id = _file_id(1 if out is None else out)
     if read_id is not None and read_id == write_id:
         where = "standard output" if out is None else out
-        raise click.ClickException(f"the results ({where}) would overwrite the batch being read "
-                               f"({source}); write them to another file")
+        raise click.ClickException(
+            f"the results ({where}) would overwrite the batch being read ({source}); write them "
+            "to another file")
 
 
 def _open_output(out: str, resume: bool) -> tuple[BinaryIO, list]:
@@ -220,7 +221,7 @@ def _run_batch(source: str, out: str | None, workers: int | None, options: Grade
         again = "rerun with --resume to grade the rest" if out else "use --out to resume later"
         click.echo(f"interrupted: {saved} row(s) saved in {name}; {again}", err=True)
         sys.exit(130)
-    except (OSError, JsonLineError, ValueError) as err:
+    except (OSError, JsonLineError) as err:
         raise click.ClickException(f"cannot read {source}: {getattr(err, 'strerror', None) or err}"
                                    ) from err
     finally:
@@ -237,7 +238,8 @@ def _run_batch(source: str, out: str | None, workers: int | None, options: Grade
               help="JSONL of {id, gt, pred, is_placeholder, anchored_objects} (PDDL texts); '-' reads stdin.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Batch results JSONL (default stdout).")
 @click.option("--resume", is_flag=True,
-              help="Batch: keep the rows already in --out and grade only the ids not there yet.")
+              help="Batch: keep the rows already in --out and grade the lines after them (rows are "
+                   "in input order).")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Processes (default: CPUs; at most 4 per CPU and 64, started as needed).")
 @click.option("--progress/--no-progress", default=None,
