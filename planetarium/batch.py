@@ -7,8 +7,9 @@ the rest of its chunk is handed out again.  Results come back in input order.
 
 Workers die with the parent: on Linux the kernel kills them when it exits (``PR_SET_PDEATHSIG``),
 and everywhere a worker waiting for work notices that its parent is gone within a second.  A
-killed batch therefore leaves nothing behind, and :func:`resume_output` lets a rerun skip the
-ids its partial output already holds.
+killed batch therefore leaves nothing behind, and :func:`resume_output` with :func:`skip_done`
+lets a rerun skip exactly the items its partial output already holds (rows are in input order).
+Workers start only as work needs them, at most :func:`max_workers`.
 """
 
 from __future__ import annotations
@@ -29,10 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from .grading import GradeOptions, GradeResult, Stage, Status, grade
+from .jsonl import JsonLineError, decode, numbered_lines
 
 #: Seconds a worker may overrun the per-item limit before it is killed.
 GRACE_S = 5.0
 CHUNK_SIZE = 16
+#: The most worker processes, whatever ``workers`` asks for (see :func:`max_workers`).
+MAX_WORKERS = 64
 #: How often an idle worker checks that its parent still exists.
 _PARENT_POLL_S = 1.0
 
@@ -49,49 +53,68 @@ def read_items(path: str | Path) -> Iterator[dict | BadItem]:
     """The items of a JSONL file (``-``: standard input), one per non-blank line.
 
     A line that is not a JSON object — invalid JSON, a list, nesting too deep for the JSON
-    decoder — becomes a :class:`BadItem` naming its line number, so the batch goes on.
+    decoder, a number too long for Python's int — becomes a :class:`BadItem` naming its line
+    number, so the batch goes on.  A line over :data:`~planetarium.jsonl.MAX_LINE_BYTES` ends
+    the reading with a :class:`~planetarium.jsonl.JsonLineError` (no end of line in sight).
     """
-    stream = sys.stdin if str(path) == "-" else open(path, encoding="utf-8", errors="replace")
+    name = "standard input" if str(path) == "-" else str(path)
+    stream = sys.stdin.buffer if str(path) == "-" else open(path, "rb")
     with stream:
-        for number, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
+        for number, line in numbered_lines(stream, name):
             try:
-                item = json.loads(line)
-            except json.JSONDecodeError as err:
-                yield BadItem(f"line {number}: invalid JSON ({err.msg}, column {err.colno})")
-                continue
-            except RecursionError:
-                yield BadItem(f"line {number}: JSON nested too deeply to read")
+                item = decode(line)
+            except JsonLineError as err:
+                yield BadItem(f"line {number}: {err}")
                 continue
             yield item if isinstance(item, dict) else BadItem(
                 f"line {number}: expected a JSON object, got {type(item).__name__}")
 
 
-def resume_output(path: str | Path) -> set[Any]:
-    """The ids already graded in a partial output file, which is made safe to append to.
+def resume_output(path: str | Path) -> list[str | None]:
+    """The id keys (see :func:`item_key`) of the rows already in a partial output, in order.
 
+    Rows are written in input order, so the k-th row answers the k-th item: resuming skips
+    exactly as many items as there are rows, whatever their ids (missing, repeated, bad lines).
     A batch killed mid-write can leave a truncated last line; it is cut off (its item is graded
     again).  Lines that are not result rows are an error: that file is not this command's output.
     """
     path = Path(path)
     if not path.exists():
-        return set()
+        return []
     data = path.read_bytes()
     complete = data[: data.rfind(b"\n") + 1]
     if len(complete) != len(data):
         with open(path, "r+b") as handle:
             handle.truncate(len(complete))
-    done = set()
-    for number, line in enumerate(complete.decode("utf-8", errors="replace").splitlines(), 1):
+    done = []
+    for number, line in enumerate(complete.splitlines(), 1):
         try:
-            row = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
+            row = decode(line)
+        except JsonLineError:
             row = None
         if not isinstance(row, dict) or "id" not in row or "status" not in row:
             raise ValueError(f"{path}, line {number}: not a grading result row; cannot resume")
-        done.add(_id_key(row["id"]))
+        done.append(None if row["id"] is None else _id_key(row["id"]))
     return done
+
+
+def skip_done(items: Iterable[dict | BadItem], done: list[str | None], out: str
+              ) -> Iterator[dict | BadItem]:
+    """The items after the first ``len(done)``, which must carry the ids of those rows.
+
+    The check runs before the first remaining item is handed out, so an output that belongs to
+    another input is refused (``ValueError``) before anything is graded or appended.
+    """
+    items = iter(items)
+    for row_number, key in enumerate(done, 1):
+        item = next(items, None)
+        if item is None:
+            raise ValueError(f"{out} has {len(done)} rows but the input has only "
+                             f"{row_number - 1} items; it is not this batch's output")
+        if item_key(item) != key:
+            raise ValueError(f"{out}, row {row_number}: id {key} where the input's item "
+                             f"{row_number} has id {item_key(item)}; it is not this batch's output")
+    return items
 
 
 def _id_key(item_id: Any) -> str:
@@ -147,6 +170,8 @@ def _die_with_parent(parent_pid: int) -> None:
 
 def _worker(conn: Connection, options: GradeOptions, parent_pid: int) -> None:
     _die_with_parent(parent_pid)
+    # Ctrl-C reaches the whole process group: the parent reports it once and stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         while not conn.poll(_PARENT_POLL_S):
             if os.getppid() != parent_pid:
@@ -169,27 +194,45 @@ class _Worker:
     last_report: float = 0.0
 
 
+def max_workers() -> int:
+    """The most worker processes a batch starts: 4 per CPU, at most :data:`MAX_WORKERS`.
+
+    Grading is CPU-bound, so more processes than that only cost memory (each one is a copy of
+    the parent: 1,000 of them took 3.4 GB).
+    """
+    return max(1, min(MAX_WORKERS, 4 * (os.cpu_count() or 1)))
+
+
 class _Pool:
-    def __init__(self, workers: int, options: GradeOptions) -> None:
+    """Worker processes started as work needs them, up to ``size``."""
+
+    def __init__(self, size: int, options: GradeOptions) -> None:
+        self.size = size
         self.options = options
         self.ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-        self.workers = [self._spawn() for _ in range(workers)]
+        self.workers: list[_Worker] = []
 
-    def _spawn(self) -> _Worker:
+    def idle_worker(self) -> _Worker | None:
+        """A worker with nothing to do, started now if all are busy and there is room."""
+        for worker in self.workers:
+            if not worker.pending:
+                return worker
+        if len(self.workers) >= self.size:
+            return None
         parent, child = self.ctx.Pipe()
         process = self.ctx.Process(target=_worker, args=(child, self.options, os.getpid()),
                                    daemon=True)
         process.start()
         child.close()
-        return _Worker(process, parent)
+        self.workers.append(_Worker(process, parent))
+        return self.workers[-1]
 
-    def replace(self, worker: _Worker) -> _Worker:
+    def retire(self, worker: _Worker) -> None:
+        """Kill a hung or dead worker; a fresh one starts when work needs it."""
         worker.process.kill()
         worker.process.join()
         worker.conn.close()
-        fresh = self._spawn()
-        self.workers[self.workers.index(worker)] = fresh
-        return fresh
+        self.workers.remove(worker)
 
     def close(self) -> None:
         for worker in self.workers:
@@ -205,42 +248,44 @@ class _Pool:
 
 def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None = None,
                 workers: int | None = None, progress: bool = True, total: int | None = None,
-                grace_s: float = GRACE_S) -> Iterator[GradeResult]:
+                grace_s: float = GRACE_S, desc: str | None = None) -> Iterator[GradeResult]:
     """Grade every item; yields one :class:`GradeResult` (with the item's ``id``) per item, in
     input order.
 
     ``options`` are the defaults for every item (see :func:`grade_item`).  A worker silent for
     ``options.timeout_s + grace_s`` is killed and its item reported as ``timeout``.
-    ``progress`` shows a tqdm bar on standard error.
+    ``progress`` shows a tqdm bar on standard error, labelled ``desc``.
     """
     from tqdm import tqdm
 
     options = options or GradeOptions()
-    workers = max(1, workers or os.cpu_count() or 1)
-    pool = _Pool(workers, options)
+    pool = _Pool(min(max(1, workers or os.cpu_count() or 1), max_workers()), options)
     source = iter(enumerate(items))
     queue: deque = deque()  # chunks handed back after a worker was killed
     done: dict[int, GradeResult] = {}
     next_out = 0
     exhausted = False
     limit = options.timeout_s + grace_s
-    bar = tqdm(total=total, unit="pair", disable=not progress, smoothing=0.05)
+    bar = tqdm(total=total, desc=desc, unit="pair", disable=not progress, smoothing=0.05)
     try:
         while True:
-            for worker in pool.workers:
-                if worker.pending:
-                    continue
+            while True:
                 if queue:
                     chunk = queue.popleft()
-                elif not exhausted:
+                elif exhausted:
+                    break
+                else:
                     chunk = list(islice(source, CHUNK_SIZE))
                     exhausted = len(chunk) < CHUNK_SIZE
-                else:
-                    chunk = []
-                if chunk:
-                    worker.pending.extend(chunk)
-                    worker.last_report = time.monotonic()
-                    worker.conn.send(chunk)
+                    if not chunk:
+                        break
+                worker = pool.idle_worker()
+                if worker is None:
+                    queue.appendleft(chunk)
+                    break
+                worker.pending.extend(chunk)
+                worker.last_report = time.monotonic()
+                worker.conn.send(chunk)
             busy = [w for w in pool.workers if w.pending]
             if not busy:
                 break
@@ -253,8 +298,9 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
                     except (EOFError, OSError):
                         index, result = _lost(worker, Status.INTERNAL_ERROR,
                                               "the grading worker died")
-                        queue.append(list(worker.pending))
-                        pool.replace(worker)
+                        if worker.pending:
+                            queue.append(list(worker.pending))
+                        pool.retire(worker)
                     else:
                         worker.pending.popleft()
                         worker.last_report = now
@@ -266,7 +312,7 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
                     done[index] = result
                     if worker.pending:
                         queue.append(list(worker.pending))
-                    pool.replace(worker)
+                    pool.retire(worker)
             while next_out in done:
                 bar.update(1)
                 yield done.pop(next_out)

@@ -6,13 +6,16 @@ file, unreadable ground truth, bad batch lines), 2 usage error.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import stat
 import sys
 from collections import Counter
 from collections.abc import Iterable
 from enum import IntEnum
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO
 
 import click
 
@@ -43,7 +46,8 @@ def exit_code_for(statuses: Iterable[Status]) -> ExitCode:
 
 
 class LazyGroup(click.Group):
-    """Loads sub-command groups (data, eval, finetune) only when they are invoked or listed."""
+    """Loads sub-command groups (data, eval, finetune) only when they are invoked or listed, and
+    turns a missing optional extra into one line."""
 
     lazy = {
         "data": ("planetarium.dataset.cli", "data_group"),
@@ -55,6 +59,22 @@ class LazyGroup(click.Group):
     #: Commands from a layer above a group's own, added when the group loads: ``eval view``
     #: reads what the llm layer writes, so the llm layer cannot import it.
     extra = {"eval": ("planetarium.viewer.cli", "view_command")}
+
+    def invoke(self, ctx: click.Context):
+        """A missing optional extra (with its ``pip install``) and a file the system refused are
+        one line in every command."""
+        from .errors import MissingExtraError
+
+        try:
+            return super().invoke(ctx)
+        except MissingExtraError as err:
+            raise click.ClickException(str(err)) from err
+        except OSError as err:  # a file or folder the system refused: say which, in one line
+            where = f"{err.filename}: " if err.filename else ""
+            raise click.ClickException(f"{where}{err.strerror or err}") from err
+        except KeyboardInterrupt:  # commands that keep partial results say how many themselves
+            click.echo("interrupted", err=True)
+            ctx.exit(130)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))
@@ -79,10 +99,15 @@ def main() -> None:
 
 
 def _read_text(path: str) -> str:
+    """A whole input file, at most :data:`~planetarium.jsonl.MAX_LINE_BYTES` (not ``/dev/zero``)."""
+    from .jsonl import JsonLineError, read_capped
+
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
+        return read_capped(path).decode("utf-8", errors="replace")
     except OSError as err:
         raise click.ClickException(f"cannot read {path}: {err.strerror or err}") from err
+    except JsonLineError as err:
+        raise click.ClickException(f"cannot read {err}") from err
 
 
 def _summary(results: list[GradeResult]) -> str:
@@ -101,44 +126,116 @@ def _summary(results: list[GradeResult]) -> str:
     ])
 
 
-def _open_output(out: str | None, resume: bool) -> tuple[TextIO, set]:
-    """The sink for result rows and, with ``resume``, the ids it already holds."""
+def _file_id(fd_or_path: int | str) -> tuple[int, int] | None:
+    """``(device, inode)`` of a regular file (a descriptor or a path), else ``None``."""
+    try:
+        info = os.fstat(fd_or_path) if isinstance(fd_or_path, int) else os.stat(fd_or_path)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else None
+
+
+def _refuse_same_file(source: str, out: str | None) -> None:
+    """Writing results into the file being read would empty or endlessly grow the input.
+
+    Compared by device and inode, so links, ``/dev/stdout`` and shell redirections are caught.
+    """
+    read_id = _file_id(0 if source == "-" else source)
+    write_id = _file_id(1 if out is None else out)
+    if read_id is not None and read_id == write_id:
+        where = "standard output" if out is None else out
+        raise click.ClickException(
+            f"the results ({where}) would overwrite the batch being read ({source}); write them "
+            "to another file")
+
+
+def _open_output(out: str, resume: bool) -> tuple[BinaryIO, list]:
+    """The locked results file and, with ``resume``, the id keys of the rows it holds.
+
+    The file is opened without truncating and locked first, so a second batch writing the same
+    file is refused before it can empty the first one's rows.
+    """
+    import fcntl  # POSIX only, like the rest of the batch machinery
+
     from .batch import resume_output
 
-    if out is None:
-        if resume:
-            raise click.UsageError("--resume needs --out (the partial results to continue)")
-        return sys.stdout, set()
     try:
-        done = resume_output(out) if resume else set()
-        return open(out, "a" if resume else "w", encoding="utf-8"), done
-    except (OSError, ValueError) as err:
-        raise click.ClickException(f"cannot write {out}: {getattr(err, 'strerror', None) or err}"
-                                   ) from err
+        sink = open(out, "ab")  # noqa: SIM115 (returned to the caller, who closes it)
+    except OSError as err:
+        raise click.ClickException(f"cannot write {out}: {err.strerror or err}") from err
+    try:
+        fcntl.flock(sink, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as err:
+        sink.close()
+        raise click.ClickException(f"cannot write {out}: another batch is writing it") from err
+    try:
+        if resume:
+            return sink, resume_output(out)
+        if stat.S_ISREG(os.fstat(sink.fileno()).st_mode):  # not /dev/null, /dev/full, a pipe
+            sink.truncate(0)
+        return sink, []
+    except ValueError as err:
+        sink.close()
+        raise click.ClickException(f"cannot resume: {err}") from err
+    except OSError as err:
+        sink.close()
+        raise click.ClickException(f"cannot write {out}: {err.strerror or err}") from err
+
+
+def _write_rows(sink: BinaryIO, name: str, rows: Iterable[GradeResult],
+                results: list[GradeResult]) -> None:
+    """Write each row as soon as it is graded; a failed write is one error naming the output."""
+    for result in rows:
+        try:
+            sink.write((json.dumps(result.to_dict()) + "\n").encode("utf-8"))
+            sink.flush()
+        except OSError as err:
+            if sink is sys.stdout.buffer:  # no second complaint when Python flushes at exit
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise click.ClickException(
+                f"cannot write {name}: {err.strerror or err}; the {len(results)} row(s) before "
+                "it were written") from err
+        results.append(result)
 
 
 def _run_batch(source: str, out: str | None, workers: int | None, options: GradeOptions,
                resume: bool = False, progress: bool | None = None) -> list[GradeResult]:
-    from .batch import grade_batch, item_key, read_items
+    from .batch import grade_batch, max_workers, read_items, skip_done
+    from .jsonl import JsonLineError
 
     if source != "-" and not Path(source).is_file():
         raise click.ClickException(f"cannot read {source}: no such file")
-    sink, done = _open_output(out, resume)
-    items = (item for item in read_items(source) if item_key(item) not in done)
-    if done:
-        click.echo(f"resuming: {len(done)} id(s) already graded in {out}", err=True)
-    results = []
+    if out is None and resume:
+        raise click.UsageError("--resume needs --out (the partial results to continue)")
+    if workers and workers > max_workers():
+        click.echo(f"using {max_workers()} workers (the most for this machine), not {workers}",
+                   err=True)
+    _refuse_same_file(source, out)
+    sink, done = (sys.stdout.buffer, []) if out is None else _open_output(out, resume)
+    name = out or "standard output"
+    results: list[GradeResult] = []
     try:
+        try:
+            items = skip_done(read_items(source), done, name)
+        except ValueError as err:
+            raise click.ClickException(f"cannot resume: {err}") from err
+        if done:
+            click.echo(f"resuming: {len(done)} row(s) already graded in {out}", err=True)
         show = sys.stderr.isatty() if progress is None else progress
-        for result in grade_batch(items, options=options, workers=workers, progress=show):
-            results.append(result)
-            sink.write(json.dumps(result.to_dict()) + "\n")
-            sink.flush()
-    except OSError as err:
-        raise click.ClickException(f"cannot read {source}: {err.strerror or err}") from err
+        _write_rows(sink, name, grade_batch(items, options=options, workers=workers,
+                                            progress=show), results)
+    except KeyboardInterrupt:
+        saved = len(done) + len(results)
+        again = "rerun with --resume to grade the rest" if out else "use --out to resume later"
+        click.echo(f"interrupted: {saved} row(s) saved in {name}; {again}", err=True)
+        sys.exit(130)
+    except (OSError, JsonLineError) as err:
+        raise click.ClickException(f"cannot read {source}: {getattr(err, 'strerror', None) or err}"
+                                   ) from err
     finally:
         if out:
-            sink.close()
+            with contextlib.suppress(OSError):  # a failed write was reported above
+                sink.close()
     return results
 
 
@@ -149,8 +246,10 @@ def _run_batch(source: str, out: str | None, workers: int | None, options: Grade
               help="JSONL of {id, gt, pred, is_placeholder, anchored_objects} (PDDL texts); '-' reads stdin.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Batch results JSONL (default stdout).")
 @click.option("--resume", is_flag=True,
-              help="Batch: keep the rows already in --out and grade only the ids not there yet.")
-@click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: CPUs).")
+              help="Batch: keep the rows already in --out and grade the lines after them (rows are "
+                   "in input order).")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Processes (default: CPUs; at most 4 per CPU and 64, started as needed).")
 @click.option("--progress/--no-progress", default=None,
               help="Batch progress bar on stderr (default: when stderr is a terminal).")
 @click.option("--placeholder", is_flag=True,
@@ -165,6 +264,9 @@ def _run_batch(source: str, out: str | None, workers: int | None, options: Grade
               help="Object name every renaming must keep (repeatable; in a batch, added to each "
                    "line's 'anchored_objects').")
 @click.option("--anchor-all", is_flag=True, help="Anchor every object of the ground truth.")
+@click.option("--domain", "domain_file", type=click.Path(dir_okay=False),
+              help="The domain file of a domain that is not built in (see 'planetarium domains'); "
+                   "the ground truths' (:domain) must name it.")
 @click.option("--placeholder-semantics",
               type=click.Choice([s.value for s in PlaceholderSemantics]),
               default=PlaceholderSemantics.PAPER.value, show_default=True,
@@ -174,12 +276,14 @@ def _run_batch(source: str, out: str | None, workers: int | None, options: Grade
               help="Say why: the renaming and the facts that differ under it (a checked "
                    "certificate); in a batch, an 'explanation' field per row.")
 def grade(gt, pred, batch, out, resume, workers, progress, placeholder, ignore_typing, no_solve,
-          timeout, as_json, anchors, anchor_all, placeholder_semantics, explain):
+          timeout, as_json, anchors, anchor_all, domain_file, placeholder_semantics, explain):
     """Grade PRED against the ground truth GT (or a whole --batch).
 
     Exit status: 0 every pair got a verdict (a "no" or a timeout is a verdict), 1 bad input
     (unreadable file or ground truth, bad batch lines), 2 usage, 4 internal error.
     """
+    if domain_file:
+        _register_domain_file(domain_file)
     options = GradeOptions(is_placeholder=placeholder, relax_typing=ignore_typing,
                            check_solvable=not no_solve, timeout_s=timeout,
                            anchored_objects=anchors, anchor_all=anchor_all,
@@ -213,6 +317,27 @@ def grade(gt, pred, batch, out, resume, workers, progress, placeholder, ignore_t
 
             click.echo(describe(result.explanation))
     sys.exit(exit_code_for([result.status]))
+
+
+def _register_domain_file(path: str) -> None:
+    """Make a domain file gradable by its name in this process (and the batch's workers, which
+    are forked from it); a built-in name is refused rather than shadowed."""
+    from .domains import Domain, available_domains, register_domain
+    from .errors import PlanetariumError
+    from .pddl import parse_domain
+
+    text = _read_text(path)
+    try:
+        name = parse_domain(text).name
+    except PlanetariumError as err:
+        raise click.ClickException(f"{path}: {err}") from err
+    known = available_domains().get(name)
+    if known is not None:
+        if " ".join(known.pddl.split()) == " ".join(text.split()):
+            return
+        raise click.ClickException(f"{path}: domain '{name}' is built in (planetarium domains); "
+                                   "--domain is for domains that are not")
+    register_domain(Domain(name, text))
 
 
 def _load_problem(problem_path: str, domain_arg: str | None, relax_typing: bool = False):

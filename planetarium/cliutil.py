@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import click
 
 from .limits import LimitValueError, check_seconds
@@ -21,3 +24,28 @@ class Seconds(click.ParamType):
 
 
 SECONDS = Seconds()
+
+
+class OutDir(click.Path):
+    """An output folder that can be created: no file in the way, a writable place.
+
+    Checked when the command line is read, so a typo is one line before minutes of work (or a
+    model load) rather than a ``NotADirectoryError`` at the end.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False)
+
+    def convert(self, value, param, ctx):
+        path = Path(super().convert(value, param, ctx))
+        place = path
+        while not place.exists() and place != place.parent:
+            place = place.parent
+        if not place.is_dir():
+            self.fail(f"{value}: {place} is a file, not a folder", param, ctx)
+        if not os.access(place, os.W_OK | os.X_OK):
+            self.fail(f"{value}: {place} is not writable", param, ctx)
+        return str(path)
+
+
+OUT_DIR = OutDir()

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .errors import PlanetariumError
+from .jsonl import JsonLineError, read_capped
 
 T = TypeVar("T")
 
@@ -109,14 +110,14 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
 
     source = str(path)
     try:
-        size = Path(path).stat().st_size
-        if size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{size} bytes, over the {MAX_CONFIG_BYTES}-byte limit for a "
-                              "configuration file", source=source)
+        text = read_capped(path, MAX_CONFIG_BYTES).decode("utf-8")
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # both safe: no Python objects
-        data = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=loader)
+        data = yaml.load(text, Loader=loader)
     except OSError as err:
         raise ConfigError(f"cannot read config: {err.strerror or err}", source=source) from err
+    except JsonLineError as err:  # over the size cap (a device such as /dev/zero has no size)
+        raise ConfigError(f"over the {MAX_CONFIG_BYTES}-byte limit for a configuration file",
+                          source=source) from err
     except UnicodeDecodeError as err:
         raise ConfigError(f"not UTF-8 text ({err.reason})", source=source) from err
     except yaml.YAMLError as err:

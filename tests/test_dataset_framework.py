@@ -221,7 +221,7 @@ def test_generation_is_byte_identical(tmp_path, demo_dir, demo_rows):
     assert {"rows.jsonl", "README.md", "config.yaml", "data/test-00000-of-00001.parquet"} <= {
         str(f) for f in files}
     nonempty_sizes = len({size_bin(r) for r in demo_rows})
-    assert len(files) == 3 + 2 + 5 + 4 + 2 + nonempty_sizes  # default, random, abstraction, ...
+    assert len(files) == 4 + 2 + 5 + 4 + 2 + nonempty_sizes  # rows, card, config, marker; default, ...
     for name in files:
         assert (demo_dir / name).read_bytes() == (again / name).read_bytes(), name
 

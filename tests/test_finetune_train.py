@@ -195,3 +195,35 @@ def test_trainer_runs_the_appendix_f_recipe(tiny_model, tmp_path):  # noqa: F811
     assert args.gradient_checkpointing and args.gradient_checkpointing_kwargs == {
         "use_reentrant": False
     }
+
+
+def _same_run(trained, tiny_model, out: Path) -> tuple[str, ...]:  # noqa: F811
+    """The arguments of the module's finished run, into ``out``."""
+    return ("--out", str(out), "--set", f"model={tiny_model}", "--set",
+            f"data.source={trained['data']}", "--set", "training.max_steps=2", "--set",
+            "training.save_steps=1")
+
+
+def test_resume_of_a_finished_run_does_nothing_and_says_so(trained, tiny_model):  # noqa: F811
+    record = trained["out"] / "finetune_record.json"
+    before = (record.read_bytes(), record.stat().st_mtime_ns)
+    again = invoke(*_same_run(trained, tiny_model, trained["out"]), "--resume")
+    assert again.exit_code == 0, again.output
+    assert "finished with these settings already; nothing to do" in again.output
+    assert (record.read_bytes(), record.stat().st_mtime_ns) == before
+    assert json.loads(again.output.strip().splitlines()[-1]) == trained["summary"]
+
+
+def test_a_used_run_folder_is_refused_before_any_model_loads(trained, tiny_model, tmp_path):  # noqa: F811
+    out = tmp_path / "run"
+    shutil.copytree(trained["out"], out)
+    shutil.rmtree(out / "checkpoints")  # an adapter and a record, no checkpoint
+    args = list(_same_run(trained, tiny_model, out))
+    args[args.index(f"model={tiny_model}")] = f"model={tmp_path / 'no-such-model'}"
+    refused = invoke(*args)
+    assert refused.exit_code == 1 and "already holds a run (adapter, finetune_record.json)" in (
+        refused.output) and "--overwrite to start over" in refused.output
+    both = invoke(*args, "--resume", "--overwrite")
+    assert both.exit_code == 1 and "pick one" in both.output
+    failed = invoke(*args, "--overwrite")  # the model cannot load: the old run is kept
+    assert failed.exit_code == 1 and (out / "adapter").is_dir()

@@ -9,6 +9,7 @@ import click
 
 from ..cliutil import SECONDS
 from ..errors import PlanetariumError
+from ..jsonl import JsonLineError, decode, numbered_lines
 
 
 def _fail(err: Exception) -> None:
@@ -106,19 +107,25 @@ def report_command(results: tuple[str, ...], as_json: bool) -> None:
 
     rows = []
     for path in results:
-        with open(path, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
+        with open(path, "rb") as handle:
+            for number, line in _lines_or_fail(handle, path):
                 try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as err:
-                    _fail(f"{path}: line {number}: not valid JSON ({err.msg})")
+                    row = decode(line)
+                except JsonLineError as err:
+                    _fail(f"{path}: line {number}: not valid JSON: {err}")
                 if not isinstance(row, dict) or "task" not in row or "score" not in row:
                     _fail(f"{path}: line {number}: expected a result row with 'task' and 'score'")
                 rows.append(row)
     summary = summarize(rows)
     click.echo(json.dumps(summary, indent=2) if as_json else format_table(summary))
+
+
+def _lines_or_fail(handle, path: str):
+    """The numbered lines of a results file; an endless line (``/dev/zero``) is one error."""
+    try:
+        yield from numbered_lines(handle, path)
+    except JsonLineError as err:
+        _fail(str(err))
 
 
 @acp_group.command("check-labels")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PlanetariumError
+from ..jsonl import JsonLineError, decode
 
 #: ``group`` field of a record -> (short task name, question kind).
 GROUPS: dict[str, tuple[str, str]] = {}
@@ -71,9 +72,11 @@ def _records(path: Path) -> list[Any]:
             raise AcpDataError(f"{path}: not a readable Parquet file: {err}") from err
         raise
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise AcpDataError(f"{path}: line {err.lineno}: not valid JSON ({err.msg})") from err
+        data = decode(text)
+    except JsonLineError as err:
+        cause = err.__cause__
+        where = f"line {cause.lineno}: " if isinstance(cause, json.JSONDecodeError) else ""
+        raise AcpDataError(f"{path}: {where}not valid JSON: {err}") from err
     if isinstance(data, dict) and isinstance(data.get("data"), list):
         data = data["data"]
     if not isinstance(data, list):

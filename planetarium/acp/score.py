@@ -7,12 +7,12 @@ questions of several tasks is refused with the line that holds it rather than gu
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import PlanetariumError
+from ..jsonl import JsonLineError, decode, numbered_lines
 from .data import AcpDataError, AcpItem
 from .gen import Verdict, score_gen
 from .model import Budget
@@ -23,16 +23,15 @@ def read_responses(path: str | Path) -> list[dict]:
     rows = []
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
+        with open(path, "rb") as stream:
+            lines = list(numbered_lines(stream, str(path)))
+    except (OSError, JsonLineError) as err:
         raise AcpDataError(f"{path}: cannot read: {err}") from err
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for number, line in lines:
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise AcpDataError(f"{path}: line {number}: not valid JSON ({err.msg})") from err
+            row = decode(line)
+        except JsonLineError as err:
+            raise AcpDataError(f"{path}: line {number}: not valid JSON: {err}") from err
         if not isinstance(row, dict) or "id" not in row or "response" not in row:
             raise AcpDataError(f"{path}: line {number}: expected an object with keys 'id' and "
                                "'response'")

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 
 def check_rows(rows: Iterable[dict], *, workers: int | None = None, timeout_s: float = 60.0,
-               progress: bool = False) -> list[tuple[dict, GradeResult]]:
+               progress: bool = False, desc: str = "self-check"
+               ) -> list[tuple[dict, GradeResult]]:
     """(row, grade result) for every row that is not parseable + solvable + equivalent."""
     from ..batch import grade_batch
     from ..grading import GradeOptions
@@ -28,7 +29,7 @@ def check_rows(rows: Iterable[dict], *, workers: int | None = None, timeout_s: f
              for (pddl, placeholder), index in first.items()]
     verdicts = {}
     for result in grade_batch(items, options=GradeOptions(timeout_s=timeout_s), workers=workers,
-                              progress=progress, total=len(items)):
+                              progress=progress, total=len(items), desc=desc):
         verdicts[result.id] = result
     failures = []
     for row in rows:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from ..cliutil import SECONDS
+from ..cliutil import OUT_DIR, SECONDS
 
 
 @click.group("data")
@@ -22,7 +22,7 @@ def data_group() -> None:
 @data_group.command("generate")
 @click.option("--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False),
               help="Dataset configuration (data/full.yaml, data/demo.yaml).")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", required=True, type=OUT_DIR,
               help="Output directory (rows.jsonl, a folder of Parquet files per configuration, "
                    "README.md, config.yaml).")
 @click.option("--workers", type=int, default=None,
@@ -41,21 +41,21 @@ def generate_command(config_path: str, out_dir: str, workers: int | None, progre
     from ..errors import PlanetariumError
     from .config import load_config
     from .generator import generate
-    from .writer import ROWS_FILE, write_dataset
+    from .writer import MARKER_FILE, arrow_modules, write_dataset
 
     out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise click.ClickException(f"{out_dir} is a file, not a directory")
     if out.is_dir() and any(out.iterdir()):
-        if not (out / ROWS_FILE).is_file() and not force:
+        if not (out / MARKER_FILE).is_file() and not force:
             raise click.ClickException(
-                f"{out_dir} is not empty and holds no {ROWS_FILE} (it is not a dataset this "
-                "command wrote): choose a new or empty directory, or pass --force to write into "
-                "it anyway")
+                f"{out_dir} is not empty and holds no {MARKER_FILE} (this command did not write "
+                "it): choose a new or empty directory, or pass --force to write into it anyway")
         click.echo(f"replacing the files of {out_dir}", err=True)
     start = time.monotonic()
     try:
-        if progress:  # the full configuration takes seconds to read
-            click.echo(f"reading {config_path}", err=True)
-        config = load_config(config_path)
+        arrow_modules()  # before the minutes of generation, not after them
+        config = _load_with_bar(load_config, config_path, progress)
         rows = generate(config, workers=workers, progress=progress)
         write_dataset(rows, out_dir, config, progress=progress)
     except ConfigError as err:
@@ -63,6 +63,18 @@ def generate_command(config_path: str, out_dir: str, workers: int | None, progre
     except PlanetariumError as err:
         raise click.ClickException(str(err)) from err
     click.echo(f"{len(rows):,} rows written to {out_dir} in {time.monotonic() - start:.1f} s", err=True)
+
+
+def _load_with_bar(load, config_path: str, progress: bool):
+    """Read the configuration under a labelled bar (the full one takes seconds)."""
+    if not progress:
+        return load(config_path)
+    from tqdm import tqdm
+
+    with tqdm(total=1, desc=f"reading {config_path}", unit="file") as bar:
+        config = load(config_path)
+        bar.update()
+    return config
 
 
 @data_group.command("report")
@@ -84,6 +96,8 @@ def report_command(source: str, strict: bool) -> None:
         rows = load_rows(source)
     except (PlanetariumError, OSError) as err:
         raise click.ClickException(str(err)) from err
+    if not rows:
+        raise click.ClickException(f"{source}: no dataset rows to report on")
     click.echo(render_report(rows, bins), nl=False)
     if strict:
         differ = differences(rows, bins)
@@ -106,11 +120,19 @@ def check_command(directory: str, workers: int | None, timeout_s: float, split: 
                   progress: bool) -> None:
     """Grade every ground truth of DIRECTORY against itself; fail on any row that is not
     parseable, solvable and equivalent."""
+    from ..errors import PlanetariumError
     from . import load_rows
     from .check import check_rows
 
-    rows = load_rows(directory, split)
-    failures = check_rows(rows, workers=workers, timeout_s=timeout_s, progress=progress)
+    try:
+        rows = load_rows(directory, split)
+    except (PlanetariumError, OSError) as err:
+        raise click.ClickException(str(err)) from err
+    if not rows:
+        raise click.ClickException(f"{directory}: no dataset rows to check"
+                                   + (f" in split {split}" if split else ""))
+    failures = check_rows(rows, workers=workers, timeout_s=timeout_s, progress=progress,
+                          desc=f"self-check of {directory}")
     for row, result in failures[:20]:
         click.echo(f"FAIL id={row['id']} {row['name']} placeholder={row['is_placeholder']}: "
                    f"parseable={result.parseable} solvable={result.solvable} "

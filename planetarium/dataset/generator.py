@@ -327,14 +327,24 @@ def _usable_cpus() -> int:
 
 def generate(config: DatasetConfig, *, workers: int | None = None, progress: bool = False) -> list[dict]:
     """Every row of the dataset, with ids (the candidate numbers) and split columns."""
-    per_domain = [(domain, plan_jobs(domain)) for domain in config.domains]
-    jobs = [job for _, domain_jobs in per_domain for job in domain_jobs]
-    workers = workers if workers is not None else min(len(jobs), _usable_cpus())
     bar = None
-    if progress:
+    if progress:  # planning takes seconds too: the bar is there from the start
         from tqdm import tqdm
 
-        bar = tqdm(total=len(jobs), desc="building combinations", unit="comb")
+        bar = tqdm(total=len(config.domains), desc="planning combinations", unit="domain")
+    per_domain = []
+    for domain in config.domains:
+        per_domain.append((domain, plan_jobs(domain)))
+        if bar is not None:
+            bar.update()
+    jobs = [job for _, domain_jobs in per_domain for job in domain_jobs]
+    from ..batch import max_workers  # at most one process per combination, 4 per CPU, 64
+
+    workers = min(workers if workers is not None else _usable_cpus(), len(jobs), max_workers())
+    if bar is not None:
+        bar.reset(total=len(jobs))
+        bar.set_description("building combinations")
+        bar.unit = "comb"
     rows: dict[str, list[dict]] = {}
     results = _run_jobs(jobs, workers)
     next_id = 1

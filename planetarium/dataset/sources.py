@@ -13,11 +13,11 @@ configuration holds, a partial one other folds); fold 4 is our ``split_random`` 
 from __future__ import annotations
 
 import errno
-import json
 import re
 from pathlib import Path
 
 from ..errors import MissingExtraError, PlanetariumError
+from ..jsonl import JsonLineError, decode, numbered_lines
 from .generator import COLUMNS
 from .splits import assign_random
 from .writer import ROWS_FILE
@@ -98,21 +98,26 @@ def read_parquet_dir(path: Path) -> list[dict]:
 
 def read_jsonl(path: str | Path) -> list[dict]:
     """Rows of a JSON-lines file; anything else (a binary file, ``/etc/passwd``, one broken
-    line) is refused naming the file and line, never half read."""
+    line, a row without every dataset column) is refused naming the file and line, never half
+    read."""
     rows = []
     try:
-        with open(path, encoding="utf-8") as stream:
-            for number, line in enumerate(stream, 1):
-                if not line.strip():
-                    continue
+        with open(path, "rb") as stream:
+            for number, line in numbered_lines(stream, str(path)):
                 try:
-                    row = json.loads(line)
-                except (json.JSONDecodeError, RecursionError):
+                    row = decode(line.decode("utf-8"))
+                except JsonLineError:
                     row = None
                 if not isinstance(row, dict):
                     raise DatasetSourceError(f"{path}, line {number}: not a dataset row "
                                              "(a JSON object); is this a dataset file?")
+                missing = [column for column in COLUMNS if column not in row]
+                if missing:
+                    raise DatasetSourceError(f"{path}, line {number}: not a dataset row "
+                                             f"(no column {', '.join(missing)})")
                 rows.append(row)
     except UnicodeDecodeError as err:
         raise DatasetSourceError(f"{path}: not a text file of dataset rows ({err.reason})") from err
+    except JsonLineError as err:
+        raise DatasetSourceError(str(err)) from err
     return rows

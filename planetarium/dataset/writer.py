@@ -13,6 +13,8 @@ Layout of ``DIR``::
     size/{zero.twenty,...,eighty.inf}-...        config "size": one split per size bin
     README.md                        dataset card: the configurations and the split report
     config.yaml                      the configuration that produced the rows
+    .planetarium-dataset             says this command wrote DIR (written first), so a rerun may
+                                     replace its files and never those of a folder it did not write
 
 ``datasets.load_dataset(DIR)`` gives the default train/test, ``datasets.load_dataset(DIR, "size")``
 the size bins, and so on.  Split names follow the published ones ("0-20" is "zero.twenty": a
@@ -37,6 +39,8 @@ from .splits import ABSTRACTION_CLASSES, abstraction, size_bin, size_bins
 
 SPLIT_COLUMNS = ("split_random", "split_heldout", "random_fold")
 ROWS_FILE = "rows.jsonl"
+#: Written first into every output directory: only a directory holding it is replaced silently.
+MARKER_FILE = ".planetarium-dataset"
 _INTEGER = ("id", "num_objects", "init_num_propositions", "goal_num_propositions", "random_fold")
 _BOOLEAN = ("init_is_abstract", "goal_is_abstract", "is_placeholder")
 
@@ -116,7 +120,8 @@ def write_jsonl(rows: list[dict], path: Path) -> None:
         out.writelines(row_json(row) + "\n" for row in rows)
 
 
-def _arrow():
+def arrow_modules():
+    """pyarrow's modules, or the one-line error that names the extra providing them."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -127,7 +132,7 @@ def _arrow():
 
 def rows_table(rows: list[dict]):
     """Every row as one Arrow table (needs pyarrow, the ``[data]`` extra)."""
-    pa, _ = _arrow()
+    pa, _ = arrow_modules()
     columns = (*COLUMNS, *SPLIT_COLUMNS)
     schema = pa.schema([(name, pa.int64() if name in _INTEGER else pa.bool_() if name in _BOOLEAN
                          else pa.string()) for name in columns])
@@ -135,7 +140,7 @@ def rows_table(rows: list[dict]):
 
 
 def write_parquet(table, path: Path) -> None:
-    _, pq = _arrow()
+    _, pq = arrow_modules()
     path.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(table, path, compression="zstd")
 
@@ -176,7 +181,9 @@ def write_dataset(rows: list[dict], out_dir: str | Path, config: DatasetConfig, 
     from .report import render_report
 
     out = Path(out_dir)
+    arrow_modules()  # a missing extra is refused before any file is written
     out.mkdir(parents=True, exist_ok=True)
+    (out / MARKER_FILE).write_text("written by 'planetarium data generate'\n", encoding="utf-8")
     text_files = multiprocessing.get_context("fork").Process(target=_write_text_files,
                                                              args=(rows, out, config))
     text_files.start()

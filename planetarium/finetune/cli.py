@@ -9,9 +9,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+from pathlib import Path
 
 import click
 
+from planetarium.cliutil import OUT_DIR
 from planetarium.errors import PlanetariumError
 
 from .config import load_config
@@ -28,7 +30,7 @@ from .config import load_config
 @click.option(
     "--out",
     "out_dir",
-    type=click.Path(file_okay=False),
+    type=OUT_DIR,
     help="Output directory (overrides out_dir).",
 )
 @click.option(
@@ -39,10 +41,16 @@ from .config import load_config
     help="Override a config key, e.g. --set training.max_steps=20 (validated like the YAML).",
 )
 @click.option(
-    "--resume", is_flag=True, help="Continue from the newest checkpoint in the output directory."
+    "--resume", is_flag=True, help="Continue from the newest checkpoint in the output directory "
+    "(a run that finished with these settings is left as it is)."
+)
+@click.option(
+    "--overwrite", is_flag=True, help="Start over in an output directory an earlier run used "
+    "(its checkpoints, adapter and record are replaced)."
 )
 def finetune_command(
-    config_path: str, out_dir: str | None, overrides: tuple[str, ...], resume: bool
+    config_path: str, out_dir: str | None, overrides: tuple[str, ...], resume: bool,
+    overwrite: bool,
 ) -> None:
     """QLoRA fine-tuning on the training split (paper Appendix F); saves a LoRA adapter."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -50,9 +58,14 @@ def finetune_command(
         cfg = load_config(config_path, overrides)
         if out_dir:
             cfg = dataclasses.replace(cfg, out_dir=out_dir)
-        from .train import ADAPTER_DIR, run
+        from .train import ADAPTER_DIR, finished_record, run
 
-        record = run(cfg, resume=resume)
+        record = finished_record(cfg, Path(cfg.out_dir)) if resume else None
+        if record is not None:
+            click.echo(f"{cfg.out_dir}: this run finished with these settings already; nothing "
+                       "to do (--overwrite starts it over)", err=True)
+        else:
+            record = run(cfg, resume=resume, overwrite=overwrite)
     except (PlanetariumError, OSError) as err:  # OSError: missing data, model not on disk/hub
         raise click.ClickException(str(err)) from err
     summary = {

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import shutil
 import time
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
@@ -23,7 +25,9 @@ from typing import Any
 from planetarium.dataset import load_rows
 from planetarium.domains import get_domain
 from planetarium.errors import PlanetariumError, require
+from planetarium.jsonl import JsonLineError, decode, read_capped
 from planetarium.llm.prompts import prompt_template_hash
+from planetarium.llm.threads import cap_torch_threads
 
 from .config import FinetuneConfig, TrainingConfig
 from .data import (
@@ -150,19 +154,62 @@ def last_checkpoint(out_dir: Path) -> str | None:
     return trainer_utils.get_last_checkpoint(str(ckpt_dir)) if ckpt_dir.is_dir() else None
 
 
-def run(cfg: FinetuneConfig, *, resume: bool = False) -> dict[str, Any]:
-    """Train one adapter as configured; returns the record written next to it."""
+def finished_record(cfg: FinetuneConfig, out_dir: Path) -> dict[str, Any] | None:
+    """The record of a run in ``out_dir`` that finished with these very settings, if any (the
+    output folder itself may have moved)."""
+    path = out_dir / RECORD_NAME
+    if not path.is_file() or not (out_dir / ADAPTER_DIR).is_dir():
+        return None
+    try:
+        record = decode(read_capped(path))
+    except (OSError, JsonLineError):
+        return None
+    settings = json.loads(json.dumps(cfg.to_dict()))  # as the record stores them
+    if not isinstance(record, dict) or not isinstance(record.get("config"), dict):
+        return None
+    same = all(record["config"].get(key) == value for key, value in settings.items()
+               if key != "out_dir")
+    return record if same else None
+
+
+def _used(out_dir: Path) -> list[str]:
+    """What an earlier run left in ``out_dir`` (checked on the file system: no model needed)."""
+    return [name for name in (CHECKPOINT_DIR, ADAPTER_DIR, RECORD_NAME) if (out_dir / name).exists()]
+
+
+def _clear(out_dir: Path) -> None:
+    """Remove an earlier run's checkpoints, adapter and record (``--overwrite``), nothing else."""
+    for name in _used(out_dir):
+        path = out_dir / name
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+
+def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -> dict[str, Any]:
+    """Train one adapter as configured; returns the record written next to it.
+
+    An output folder an earlier run used is refused before any model loads, unless ``resume``
+    (continue from its newest checkpoint; a run that finished with these settings is left as is
+    and its record returned) or ``overwrite`` (its files are replaced once the model loaded).
+    """
+    if resume and overwrite:
+        raise PlanetariumError("--resume continues a run and --overwrite replaces it: pick one")
     out_dir = Path(cfg.out_dir)
-    checkpoint = last_checkpoint(out_dir)
-    if checkpoint and not resume:
+    if resume and (done := finished_record(cfg, out_dir)) is not None:
+        log.info("%s: this run finished with these settings already; nothing to do", out_dir)
+        return done
+    used = _used(out_dir)
+    if used and not (resume or overwrite):
         raise PlanetariumError(
-            f"{out_dir} already holds checkpoints ({checkpoint}); pass --resume to continue that "
-            "run or choose another --out"
-        )
+            f"{out_dir} already holds a run ({', '.join(used)}); pass --resume to continue that "
+            "run, --overwrite to start over, or choose another --out")
+    checkpoint = last_checkpoint(out_dir) if resume else None
     if resume and not checkpoint:
         raise PlanetariumError(f"--resume: no checkpoint under {out_dir / CHECKPOINT_DIR}")
 
     started = time.time()
+    torch = require("torch", "train")
+    if not torch.cuda.is_available():  # torchrun on CPUs starts WORLD_SIZE processes
+        cap_torch_threads(torch, processes=int(os.environ.get("WORLD_SIZE", "1")))
     require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
     rows = load_rows(cfg.data.source, split=cfg.data.split)
     quantize = use_4bit(cfg)
@@ -175,6 +222,8 @@ def run(cfg: FinetuneConfig, *, resume: bool = False) -> dict[str, Any]:
     data = prepare(rows, tokenizer, cfg.training)
     log.info("%s", data.summary(cfg.training))
     model = add_lora(model, cfg.lora, quantized=quantize)
+    if overwrite:
+        _clear(out_dir)
     trainer = make_trainer(cfg, model, tokenizer, data.examples, out_dir)
     result = trainer.train(resume_from_checkpoint=checkpoint)
     record = {

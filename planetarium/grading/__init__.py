@@ -40,7 +40,7 @@ from ..errors import (
 from ..limits import time_limit
 from ..pddl.problem import Problem, read_problem
 from ..planning import SolveStatus, check_solvable
-from .options import GradeOptions, GradeOptionsError
+from .options import GradeOptions, GradeOptionsError, check_option_names
 from .result import SKIPPED, GradeResult, Stage, StageVerdict, Status, decided, undecided
 
 __all__ = ["GradeOptions", "GradeOptionsError", "GradeResult", "Stage", "StageVerdict", "Status",
@@ -72,6 +72,7 @@ def grade(gt: str, pred: str, *, options: GradeOptions | None = None,
     caller's bug and raises (``TypeError`` / :class:`GradeOptionsError`); an unexpected failure
     inside grading is reported as status ``internal-error`` instead of crashing a batch.
     """
+    check_option_names(overrides)
     options = replace(options or GradeOptions(), **overrides)
     try:
         with time_limit(options.timeout_s):
@@ -90,9 +91,10 @@ def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
         return GradeResult.failed(Stage.GROUND_TRUTH, Status.INVALID_INPUT,
                                   f"ground truth: {err}")
     name = domain.name
-    if len(pred) > MAX_INPUT_CHARS:
-        return _unparseable(f"output has {len(pred)} characters, over the {MAX_INPUT_CHARS} "
-                            "limit", name, options)
+    if len(pred) > MAX_INPUT_CHARS:  # not read at all: undecided, never "not parseable"
+        return GradeResult(undecided(Status.UNSUPPORTED, f"answer is {len(pred):,} characters, "
+                                     f"over the {MAX_INPUT_CHARS:,}-character cap; not graded"),
+                           domain=name)
     try:
         problem = read_problem(pred, domain.definition, relax_typing=options.relax_typing)
     except UnsupportedFeatureError as err:

@@ -7,6 +7,7 @@ caller's bug (never reported as a verdict on the model's output).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 
@@ -17,6 +18,16 @@ from ..limits import LimitValueError, check_seconds
 
 class GradeOptionsError(PlanetariumError, ValueError):
     """A grading option has a wrong type or value (the caller's bug)."""
+
+
+def check_option_names(names: Iterable[str]) -> None:
+    """``TypeError`` naming the valid options (and the closest one) for any unknown name."""
+    valid = [option.name for option in fields(GradeOptions)]
+    for name in sorted(set(names) - set(valid)):
+        close = difflib.get_close_matches(name, valid, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise TypeError(f"unknown grading option {name!r}{hint}; the options are "
+                        + ", ".join(valid))
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,11 @@ names a model on a server and is never checked.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
-from ..errors import require
+from ..errors import MissingExtraError, require
 from .backends.base import BackendError
 from .config import TINY_PREFIX, ConfigError, EvalConfig
 
@@ -79,9 +80,35 @@ def load_error(model: str, err: Exception) -> BackendError:
     return BackendError(f"cannot load model {model}: {first}")
 
 
+#: The optional packages each backend imports, with the extra that installs them.
+_BACKEND_MODULES = {
+    "transformers": (("torch", "train"), ("transformers", "train")),
+    "vllm": (("vllm", "vllm"),),
+    "openai": (("httpx", "openai"),),
+}
+
+
+def check_extras(config: EvalConfig) -> None:
+    """Refuse a run whose backend's packages are missing, with the ``pip install`` line, before
+    the run directory exists (a failed pre-check must leave nothing to block the rerun)."""
+    needs = list(_BACKEND_MODULES[config.backend])
+    if config.adapter and config.backend != "openai":
+        needs.append(("peft", "train"))
+    if config.model.startswith(TINY_PREFIX):  # built here with tokenizers and transformers
+        needs += [("tokenizers", "train"), ("torch", "train"), ("transformers", "train")]
+    for module, extra in needs:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise MissingExtraError(module, extra)
+
+
 def check_inputs(config: EvalConfig) -> None:
-    """The adapter, and a Hub model in offline mode (``tiny:`` is built locally; a server's
-    model name is not ours to look up)."""
+    """The backend's packages, the adapter, and a Hub model in offline mode (``tiny:`` is built
+    locally; a server's model name is not ours to look up)."""
+    check_extras(config)
     check_adapter(config.adapter)
     if config.backend != "openai" and not config.model.startswith(TINY_PREFIX):
         check_model(config.model)

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ..cliutil import SECONDS
+from ..cliutil import OUT_DIR, SECONDS
 from ..errors import PlanetariumError
 
 
@@ -19,8 +19,13 @@ class _Group(click.Group):
     """Turn library errors into one clean line and exit status 1 instead of a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from .runner import RunInterrupted
+
         try:
             return super().invoke(ctx)
+        except RunInterrupted as err:
+            click.echo(str(err), err=True)
+            ctx.exit(130)
         except PlanetariumError as err:
             raise click.ClickException(str(err)) from err
 
@@ -35,7 +40,7 @@ def eval_group() -> None:
     "--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False)
 )
 @click.option(
-    "--out", type=click.Path(file_okay=False), help="Run directory (default eval/runs/NAME-HASH)."
+    "--out", type=OUT_DIR, help="Run directory (default eval/runs/NAME-HASH)."
 )
 @click.option("--model", help="Override the model path or id.")
 @click.option("--adapter", help="Override the LoRA adapter directory.")
@@ -127,7 +132,7 @@ def grade_command(
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
 @click.option(
     "--out",
-    type=click.Path(file_okay=False),
+    type=OUT_DIR,
     help="Output directory (default RUN_DIR/report, or next to the runs).",
 )
 @click.option(

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..grading import GradeOptions, GradeResult
+from ..limits import check_seconds
 from .breakdown import STAGES, passed, undecided
 from .runner import COMPLETIONS, ITEMS, read_manifest
 from .store import read_jsonl, write_json, write_jsonl
@@ -129,9 +130,9 @@ def grade_run(
 
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
-    rows = read_jsonl(run_dir / ITEMS)
+    rows = read_jsonl(run_dir / ITEMS, required=("id", "domain", "problem_pddl"))
     answers: dict[str, dict[str, Any]] = {}
-    for record in read_jsonl(run_dir / COMPLETIONS):
+    for record in read_jsonl(run_dir / COMPLETIONS, required=("id", "output")):
         answers.setdefault(record["id"], record)
     answered = [row for row in rows if str(row["id"]) in answers]
     jobs = [
@@ -146,7 +147,8 @@ def grade_run(
     anchored_jobs = [{**job, "anchored_objects": text_anchors(row["problem_pddl"],
                                                              row.get("natural_language", ""))}
                      for job, row in zip(jobs, answered, strict=True)]
-    timeout = timeout_s if timeout_s is not None else manifest["config"]["grade_timeout_s"]
+    timeout = timeout_s if timeout_s is not None else check_seconds(
+        manifest["config"].get("grade_timeout_s"), f"{run_dir}: config grade_timeout_s")
     graded = {}
     for number, (mode, relax) in enumerate(ALL_MODES.items(), start=1):
         if progress:  # one bar per pass; say which pass it is

@@ -9,7 +9,6 @@ scored nothing.  Every table is also written as CSV and JSON under ``tables/``.
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections import Counter
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import require
 from .breakdown import n_undecided, rate
 from .categories import FIGURE as CATEGORY_FIGURE
 from .categories import category_tables, plot_categories
@@ -25,7 +25,7 @@ from .figures import FIGURES
 from .grade import ANCHORED, MODES, RESULTS, VERDICTS
 from .identity import ReportError, RunIdentity, assign_labels, check_comparable
 from .runner import COMPLETIONS, ITEMS
-from .store import RunDirError, read_jsonl
+from .store import RunDirError, read_json, read_jsonl
 from .tables import (
     BREAKDOWNS,
     ReportRun,
@@ -63,11 +63,14 @@ def load_run(run_dir: str | Path) -> RunRecord:
     run_dir = Path(run_dir)
     if not (run_dir / RESULTS).is_file():
         raise RunDirError(f"{run_dir}: not graded yet; run 'planetarium eval grade {run_dir}'")
-    results = json.loads((run_dir / RESULTS).read_text(encoding="utf-8"))
-    items = {str(row["id"]): row for row in read_jsonl(run_dir / ITEMS)}
-    rows = [{**items[v["id"]], **v} for v in read_jsonl(run_dir / VERDICTS)]
+    results = read_json(run_dir / RESULTS, ("config", "summary"))
+    items = {str(row["id"]): row for row in read_jsonl(run_dir / ITEMS, ("id",))}
+    verdicts = read_jsonl(run_dir / VERDICTS, ("id",))
+    if any(str(v["id"]) not in items for v in verdicts):
+        raise RunDirError(f"{run_dir}: damaged: {VERDICTS} grades items that {ITEMS} lacks")
+    rows = [{**items[str(v["id"])], **v} for v in verdicts]
     completions: dict[str, dict[str, Any]] = {}
-    for record in read_jsonl(run_dir / COMPLETIONS):
+    for record in read_jsonl(run_dir / COMPLETIONS, ("id",)):
         completions.setdefault(record["id"], record)  # the grader keeps the first answer too
     return RunRecord(
         identity=RunIdentity.from_results(run_dir, results),
@@ -205,6 +208,7 @@ def write_report(
     allow_mixed: bool = False,
 ) -> Report:
     """Write ``report.md``, the figures and ``tables/*.csv|json`` to ``out_dir``."""
+    require("matplotlib", "report")  # missing: refused before any file is written
     report = build_report(run_dirs, labels, allow_mixed=allow_mixed)
     out = Path(out_dir)
     (out / TABLES_DIR).mkdir(parents=True, exist_ok=True)

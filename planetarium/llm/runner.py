@@ -22,11 +22,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..config import ConfigError
+from ..config import ConfigError, output_shaping
 from .backends.base import ids_hash
 from .config import EvalConfig
 from .prompts import build_messages, prompt_hash, prompt_template_hash
-from .store import CompletionLog, RunDirError, write_json, write_jsonl
+from .store import CompletionLog, RunDirError, read_json, write_json, write_jsonl
 
 MANIFEST = "run.json"
 ITEMS = "items.jsonl"
@@ -98,7 +98,22 @@ def read_manifest(run_dir: str | Path) -> dict[str, Any]:
     path = Path(run_dir) / MANIFEST
     if not path.is_file():
         raise RunDirError(f"{run_dir}: no {MANIFEST}; is this a run directory?")
-    return json.loads(path.read_text(encoding="utf-8"))
+    manifest = read_json(path, ("config", *_IDENTITY))
+    if not isinstance(manifest["config"], dict):
+        raise RunDirError(f"{path}: damaged: 'config' is not an object")
+    return manifest
+
+
+#: What makes a run directory hold this very run.
+_IDENTITY = ("config_hash", "dataset_hash", "prompt_template_hash")
+
+
+def _setting_changes(old: dict[str, Any], config: EvalConfig) -> str:
+    """``key: old -> new`` for each output-shaping setting that differs from the stored run."""
+    new = json.loads(json.dumps(output_shaping(config), default=list))  # as stored in run.json
+    changed = [f"{key}: {old.get(key)!r} -> {value!r}" for key, value in sorted(new.items())
+               if old.get(key) != value]
+    return "; ".join(changed) or "settings of an older version"
 
 
 def prepare_run_dir(run_dir: Path, config: EvalConfig, rows: list[dict[str, Any]]) -> dict:
@@ -107,7 +122,11 @@ def prepare_run_dir(run_dir: Path, config: EvalConfig, rows: list[dict[str, Any]
     path = run_dir / MANIFEST
     if path.exists():
         old = read_manifest(run_dir)
-        for key in ("config_hash", "dataset_hash", "prompt_template_hash"):
+        if old["config_hash"] != manifest["config_hash"]:
+            raise RunDirError(f"{run_dir}: holds a run with other settings "
+                              f"({_setting_changes(old['config'], config)}); choose another "
+                              "--out to start a new run")
+        for key in _IDENTITY:
             if old.get(key) != manifest[key]:
                 raise RunDirError(
                     f"{run_dir}: holds a run with {key} {old.get(key)}, not {manifest[key]}; "
@@ -139,6 +158,19 @@ def _batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, A
         yield rows[start : start + size]
 
 
+def _forget_new_run(run_dir: Path, *, remove_dir: bool) -> None:
+    """Remove what :func:`prepare_run_dir` and the completion log wrote for a run whose model
+    never loaded (the folder too, if this run created it)."""
+    for name in (MANIFEST, ITEMS, COMPLETIONS, ".lock"):
+        (run_dir / name).unlink(missing_ok=True)
+    if remove_dir and not any(run_dir.iterdir()):
+        run_dir.rmdir()
+
+
+class RunInterrupted(RunDirError):
+    """Ctrl-C during a run: the answers so far are saved, the message says how many."""
+
+
 def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str, Any]:
     """Answer every selected item not yet in ``completions.jsonl``; return a short summary."""
     from tqdm import tqdm
@@ -149,6 +181,8 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
     check_inputs(config)  # before any directory is written or model built
     run_dir = Path(run_dir) if run_dir is not None else default_run_dir(config)
     rows = select_rows(config)
+    new_run = not (run_dir / MANIFEST).exists()
+    new_dir = not run_dir.exists()
     manifest = prepare_run_dir(run_dir, config, rows)
     with CompletionLog(run_dir / COMPLETIONS) as log:
         done = log.finished_ids()
@@ -156,10 +190,17 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
         summary = {"run_dir": str(run_dir), "items": len(rows), "skipped": len(rows) - len(todo)}
         if not todo:
             return {**summary, "generated": 0, "errors": 0}
-        backend = make_backend(config, resolve_model(config, run_dir))
+        try:
+            backend = make_backend(config, resolve_model(config, run_dir))
+        except Exception:
+            if new_run:  # nothing answered: leave nothing that would block the corrected rerun
+                _forget_new_run(run_dir, remove_dir=new_dir)
+            raise
         errors = tokens = 0
         started = time.perf_counter()
-        with tqdm(total=len(rows), initial=len(rows) - len(todo), unit="item") as bar:
+        bar = tqdm(total=len(rows), initial=len(rows) - len(todo), unit="item",
+                   desc=f"answering ({config.name})")
+        try:
             for batch in _batches(todo, config.batch_size):
                 conversations = [
                     build_messages(row["natural_language"], _domain_pddl(row["domain"]))
@@ -180,6 +221,11 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
                 tokens += sum(completion.completion_tokens or 0 for completion in completions)
                 bar.update(len(batch))
                 bar.set_postfix(tok_s=f"{tokens / (time.perf_counter() - started):.1f}")
+        except KeyboardInterrupt:
+            raise RunInterrupted(f"interrupted: {len(log.finished_ids())} of {len(rows)} answers saved "
+                                 f"in {run_dir}; rerun the same command to resume") from None
+        finally:
+            bar.close()
         backend.close()
     return {**summary, "generated": len(todo), "errors": errors}
 

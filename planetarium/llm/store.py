@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PlanetariumError
+from ..jsonl import JsonLineError, decode, read_capped
 
 
 class RunDirError(PlanetariumError, RuntimeError):
@@ -27,26 +28,44 @@ def _encode(record: dict[str, Any]) -> bytes:
     return (json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
 
 
-def _decode_lines(data: bytes, path: Path) -> list[dict[str, Any]]:
+def _decode_lines(data: bytes, path: Path, required: tuple[str, ...] = ()
+                  ) -> list[dict[str, Any]]:
     """Parse complete lines; a bad complete line is damage we must not paper over."""
     records = []
     for number, line in enumerate(data.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as err:
-            raise RunDirError(f"{path}:{number}: not a JSON line: {err}") from err
+            record = decode(line)
+        except JsonLineError as err:
+            raise RunDirError(f"{path}:{number}: damaged: {err}") from err
+        if not isinstance(record, dict) or any(key not in record for key in required):
+            keys = " with " + ", ".join(repr(key) for key in required) if required else ""
+            raise RunDirError(f"{path}:{number}: damaged: not a JSON object{keys}")
+        records.append(record)
     return records
 
 
-def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
-    """All complete lines of a JSONL file (a torn last line is ignored, the file untouched)."""
+def read_jsonl(path: str | Path, required: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """All complete lines of a JSONL file (a torn last line is ignored, the file untouched);
+    each must be an object with the ``required`` keys, or the run directory is damaged."""
     path = Path(path)
     if not path.exists():
         return []
     data = path.read_bytes()
-    return _decode_lines(data[: data.rfind(b"\n") + 1], path)
+    return _decode_lines(data[: data.rfind(b"\n") + 1], path, required)
+
+
+def read_json(path: str | Path, required: tuple[str, ...]) -> dict[str, Any]:
+    """A whole JSON object file of a run directory, with the ``required`` keys."""
+    try:
+        data = decode(read_capped(path))
+    except JsonLineError as err:
+        raise RunDirError(f"{path}: damaged: {err}") from err
+    if not isinstance(data, dict) or any(key not in data for key in required):
+        raise RunDirError(f"{path}: damaged: expected an object with "
+                          + ", ".join(repr(key) for key in required))
+    return data
 
 
 def write_jsonl(path: str | Path, records: Iterable[dict[str, Any]]) -> None:
@@ -90,7 +109,7 @@ class CompletionLog:
         if end < len(data):
             os.ftruncate(self._fd, end)
             os.fsync(self._fd)
-        return _decode_lines(data[:end], self.path)
+        return _decode_lines(data[:end], self.path, ("id",))
 
     def finished_ids(self) -> set[str]:
         return {record["id"] for record in self.records}

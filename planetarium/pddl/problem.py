@@ -132,23 +132,24 @@ class _ProblemReader:
         for name, type_name in parse_typed_list(section):
             if name in objects:
                 raise PDDLValidationError(f"object '{name}' is declared twice", line)
-            if type_name != "object" and not self.relax_typing:
-                if not self.domain.typed:
-                    raise PDDLValidationError(
-                        f"object '{name}' is declared with type '{type_name}', but domain "
-                        f"'{self.domain.name}' is untyped (grade with relax_typing / "
-                        "--ignore-typing to ignore types)",
-                        line,
-                    )
-                if type_name not in self.domain.types:
-                    raise PDDLValidationError(
-                        f"object '{name}' has type '{type_name}', which domain "
-                        f"'{self.domain.name}' does not declare",
-                        line,
-                    )
+            self._check_type(f"object '{name}'", type_name, line)
             objects[str(name)] = type_name if self.check_types else "object"
         self.types = objects
         return objects
+
+    def _check_type(self, what: str, type_name: str, line: int | None) -> None:
+        """Objects and quantified variables follow one rule: a type must be the domain's, and
+        an untyped domain takes no types at all (unless typing is relaxed)."""
+        if type_name == "object" or self.relax_typing:
+            return
+        if not self.domain.typed:
+            raise PDDLValidationError(
+                f"{what} is declared with type '{type_name}', but domain '{self.domain.name}' is "
+                "untyped (grade with relax_typing / --ignore-typing to ignore types)", line)
+        if type_name not in self.domain.types:
+            raise PDDLValidationError(
+                f"{what} has type '{type_name}', which domain '{self.domain.name}' does not "
+                "declare", line)
 
     def _read_atom(self, expr, where: str, variables: dict[str, str] | None = None) -> Atom:
         if not isinstance(expr, SList) or not expr:
@@ -212,12 +213,12 @@ class _ProblemReader:
         negative: list[Atom] = []
         stack = [section[1]]
         while stack:  # the common case, a conjunction of literals, without building a tree
-            expr = stack.pop()
+            expr = _unwrap(stack.pop())
             head = expr[0] if isinstance(expr, SList) and expr and isinstance(expr[0], str) else None
             if head == "and":
                 stack.extend(reversed(expr[1:]))
-            elif head == "not" and len(expr) == 2 and _is_atom(expr[1]):
-                negative.append(self._read_atom(expr[1], ":goal"))
+            elif head == "not" and len(expr) == 2 and _is_atom(_unwrap(expr[1])):
+                negative.append(self._read_atom(_unwrap(expr[1]), ":goal"))
             elif head in _FORMULA_GOAL or head == "not":
                 return self._whole_formula(section[1])
             else:
@@ -240,6 +241,7 @@ class _ProblemReader:
         return positive, [], formula
 
     def _read_formula(self, expr, variables: dict[str, str]) -> Formula:
+        expr = _unwrap(expr)
         head = expr[0] if isinstance(expr, SList) and expr and isinstance(expr[0], str) else None
         if head in _UNSUPPORTED_GOAL:
             raise UnsupportedFeatureError(
@@ -272,14 +274,26 @@ class _ProblemReader:
                 if not str(var).startswith("?"):
                     raise PDDLSyntaxError(f"'{head}' binds '{var}', expected a ?variable",
                                           expr.line)
-                if self.check_types and type_name not in self.domain.types and type_name != "object":
-                    raise PDDLValidationError(
-                        f"'{head}' binds {var} to type '{type_name}', which domain "
-                        f"'{self.domain.name}' does not declare", expr.line)
+                self._check_type(f"'{head}' variable {var}", type_name, expr.line)
                 bound.append((str(var), type_name if self.check_types else "object"))
             inner = {**variables, **dict(bound)}
             return (head, tuple(bound), self._read_formula(expr[2], inner))
         return ("atom", self._read_atom(expr, ":goal", variables))
+
+
+def _unwrap(expr):
+    """``(or X)`` and ``(not (not X))`` mean ``X``: read them as ``X``, so a goal written that
+    way is the same conjunction of literals (and the same problem) as the plain one."""
+    while isinstance(expr, SList) and len(expr) == 2 and isinstance(expr[0], str):
+        inner = expr[1]
+        if expr[0] == "or":
+            expr = inner
+        elif (expr[0] == "not" and isinstance(inner, SList) and len(inner) == 2
+              and inner[0] == "not"):
+            expr = inner[1]
+        else:
+            break
+    return expr
 
 
 def _is_atom(expr) -> bool:

@@ -109,6 +109,28 @@ def _unclosed_defines(text: str, rng: random.Random) -> str:
     return rng.choice([runs + text, runs, text + runs])
 
 
+def _redundant_goal(text: str, rng: random.Random) -> str:
+    """Goal literals wrapped in ``(or X)`` or ``(not (not X))``: the same problem as before."""
+    wrap = rng.choice(["(or {})", "(not (not {}))", "(or (not (not {})))"])
+    start = text.find("(:goal")
+    head = text.find("(", text.find("(and", start) + 1) if "(and" in text[start:] else -1
+    end = text.find(")", head)
+    if start < 0 or head < 0 or end < 0:
+        return text
+    return text[:head] + wrap.format(text[head:end + 1]) + text[end + 1:]
+
+
+def _typed_variable(text: str, rng: random.Random) -> str:
+    """A quantifier whose variable is typed: refused by untyped domains, like typed objects."""
+    kind = rng.choice(["block", "ball", "object", "thing"])
+    return text.replace("(:goal (and", f"(:goal (and (exists (?v - {kind}) (clear ?v))", 1)
+
+
+def _oversize(text: str, rng: random.Random) -> str:
+    """The right answer first, then padding past the size cap: refused as such, never "no"."""
+    return text + "\n" + "x" * (2_000_001 - len(text) + rng.randrange(1000))
+
+
 MUTATORS: dict[str, Callable[[str, random.Random], str]] = {
     "truncate": _truncate,
     "chars": _char_mutations,
@@ -122,11 +144,14 @@ MUTATORS: dict[str, Callable[[str, random.Random], str]] = {
     "repeated": _repeated,
     "commented": _commented,
     "unclosed-defines": _unclosed_defines,
+    "redundant-goal": _redundant_goal,
+    "typed-variable": _typed_variable,
+    "oversize": _oversize,
 }
 
 #: Expensive mutators are drawn rarely so a 10,000-input run stays around a minute.
 _WEIGHTS = {"deep-nesting": 0.02, "many-objects": 0.01, "huge-junk": 0.01, "repeated": 0.01,
-            "unclosed-defines": 0.05}
+            "unclosed-defines": 0.05, "oversize": 0.005}
 
 
 def hostile_outputs(seeds: list[str], n: int, rng: random.Random) -> Iterator[tuple[str, str]]:
@@ -159,6 +184,7 @@ def hostile_lines(items: list[dict], n: int, rng: random.Random) -> Iterator[tup
         "missing-key": lambda item: json.dumps({k: v for k, v in item.items()
                                                 if k != rng.choice(["gt", "pred", "id"])}),
         "junk": lambda item: "".join(rng.choice(_JUNK) for _ in range(rng.randint(1, 200))),
+        "long-number": lambda item: json.dumps(item)[:-1] + ', "n": ' + "9" * 5000 + "}",
     }
     names = list(kinds)
     for _ in range(n):

@@ -14,6 +14,7 @@ from typing import Any
 from ...errors import require
 from ..availability import load_error
 from ..config import EvalConfig
+from ..threads import cap_torch_threads
 from .base import Completion, Messages, ids_hash, render_prompt_ids
 
 _DTYPES = {"float32": "float32", "bfloat16": "bfloat16", "float16": "float16"}
@@ -42,6 +43,8 @@ class TransformersBackend:
         transformers = require("transformers", "train")
         self.config = config
         self.device = config.device or ("cuda" if self.torch.cuda.is_available() else "cpu")
+        if self.device == "cpu":
+            cap_torch_threads(self.torch)
         dtype = _torch_dtype(self.torch, config.dtype, self.device)
         try:
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(model)

@@ -1,0 +1,5 @@
+(define (problem hall)
+  (:domain switches)
+  (:objects a b - switch x y - lamp)
+  (:init (off a) (off b) (wired a x) (wired b y))
+  (:goal (lit y)))

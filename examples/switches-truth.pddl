@@ -1,0 +1,5 @@
+(define (problem hall)
+  (:domain switches)
+  (:objects s1 s2 - switch l1 l2 - lamp)
+  (:init (off s1) (off s2) (wired s1 l1) (wired s2 l2))
+  (:goal (and (lit l1))))

@@ -1,0 +1,5 @@
+(define (problem tower)
+  (:domain blocksworld)
+  (:objects red green blue)
+  (:init (arm-empty) (on-table green) (on red green) (clear red) (on-table blue) (clear blue))
+  (:goal (and (on red blue) (on blue green))))
