@@ -23,6 +23,7 @@ import threading
 import time
 import weakref
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..grading import GradeOptions, GradeResult, Stage, Status
@@ -61,11 +62,15 @@ class PlanetariumReward:
 
     ``reward(prompts=..., completions=..., **dataset_columns) -> list[float]``: completions are
     strings or chat-message lists; the ground truth, placeholder flag and anchored objects come
-    from the dataset columns named ``gt_column``, ``placeholder_column`` (a missing placeholder
-    column means ``False``) and ``anchors_column`` (``None``: no anchors).  ``scheme``: ``correct``
+    from the dataset columns named ``gt_column``, ``placeholder_column`` (without it,
+    ``options.is_placeholder``) and ``anchors_column`` (``None``: no anchors).  ``scheme``: ``correct``
     or ``staged`` (``weights`` for the latter); ``timeout_s`` is the hard per-item deadline,
     ``call_budget_s`` bounds a whole call; ``undecided_reward`` is paid for a verdict that is not
     decided (timeout, unsupported, internal error).  See the module docstring for ``workers``.
+    ``options``: grading options for every item (e.g. ``relax_typing``); the placeholder flag and
+    anchors of an item come from its columns, the time limit from ``timeout_s``.  ``name``: the
+    ``__name__`` trainers log (default ``planetarium_<scheme>``).  ``start_method``: how worker
+    processes start (default ``fork`` where it exists).
     """
 
     def __init__(self, scheme: RewardScheme | str = "correct", timeout_s: float = 5.0,
@@ -74,7 +79,7 @@ class PlanetariumReward:
                  anchors_column: str | None = None, think_marker: str | None = "</think>",
                  undecided_reward: float = 0.0, weights: Mapping[str, float] | None = None,
                  call_budget_s: float | None = None, name: str | None = None,
-                 start_method: str | None = None) -> None:
+                 options: GradeOptions | None = None, start_method: str | None = None) -> None:
         self.scheme = scheme_of(scheme)
         self.weights = check_weights(weights)
         self.undecided_reward = check_reward(undecided_reward, "undecided_reward")
@@ -92,7 +97,7 @@ class PlanetariumReward:
         self.gt_column, self.placeholder_column = gt_column, placeholder_column
         self.anchors_column = anchors_column
         self.__name__ = name or f"planetarium_{self.scheme.value}"
-        options = GradeOptions(timeout_s=self.timeout_s * SOFT_LIMIT_SHARE)
+        options = replace(options or GradeOptions(), timeout_s=self.timeout_s * SOFT_LIMIT_SHARE)
         self._task = RewardTask(options, think_marker)
         self.workers = default_workers() if workers is None else workers
         self._pool = WorkerPool(self.workers, self._task, start_method=start_method) \
@@ -127,7 +132,7 @@ class PlanetariumReward:
             raise RewardConfigError("the reward needs completions=[...]")
         n = len(completions)
         truths = self._column(columns, self.gt_column, n, required=True)
-        flags = self._column(columns, self.placeholder_column, n) or [False] * n
+        flags = self._column(columns, self.placeholder_column, n) or [None] * n
         anchors = self._column(columns, self.anchors_column, n) or [()] * n
         return [Rollout(c, gt, _plain(flag), () if a is None else _plain(a))
                 for c, gt, flag, a in zip(completions, truths, flags, anchors, strict=True)]

@@ -60,7 +60,7 @@ class Rollout:
 
     completion: Any
     gt: Any
-    is_placeholder: Any = False
+    is_placeholder: Any = None  # None: the options' default
     anchors: Any = ()
 
 
@@ -98,8 +98,10 @@ class RewardTask:
         if answer is None:
             return Graded(GradeResult(decided(False, why)), None)
         options = self.options
-        if rollout.is_placeholder or rollout.anchors:
-            options = replace(options, is_placeholder=rollout.is_placeholder,
+        if rollout.is_placeholder is not None or rollout.anchors:
+            placeholder = options.is_placeholder if rollout.is_placeholder is None \
+                else rollout.is_placeholder
+            options = replace(options, is_placeholder=placeholder,
                               anchored_objects=(*options.anchored_objects, *rollout.anchors))
         truth, hit = self.cache.get(rollout.gt, self.options)
         return Graded(grade(truth, answer, options=options), hit)
@@ -109,7 +111,7 @@ def _bad_item(rollout: Rollout) -> str | None:
     """Why a rollout's dataset columns are unusable (the data's fault, not the model's)."""
     if not isinstance(rollout.gt, str):
         return f"the ground truth must be a string of PDDL, got {type(rollout.gt).__name__}"
-    if not isinstance(rollout.is_placeholder, bool):
+    if rollout.is_placeholder is not None and not isinstance(rollout.is_placeholder, bool):
         return f"is_placeholder must be true or false, got {rollout.is_placeholder!r}"
     anchors = rollout.anchors
     if not isinstance(anchors, (list, tuple)) or not all(isinstance(a, str) for a in anchors):
