@@ -25,6 +25,7 @@ import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sized
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import islice
@@ -123,10 +124,22 @@ class WorkerPool:
         self.ctx = mp.get_context(start_method or ("fork" if "fork" in methods else "spawn"))
         self.workers: list[_Worker] = []
         self._owner = os.getpid()  # a forked copy of the pool does not own its workers
+        self._spawner: ThreadPoolExecutor | None = None
+        self._stillborn = 0  # workers in a row found dead before their first chunk
         #: Workers killed or found dead and started again, over the pool's life.
         self.replaced = 0
 
     def _spawn(self) -> _Worker:
+        """Start a worker from the pool's own thread.
+
+        ``PR_SET_PDEATHSIG`` fires when the *thread* that started a process ends, and callers
+        such as verl's reward manager call from short-lived executor threads; the pool's spawner
+        thread lives until :meth:`close` (or the process)."""
+        if self._spawner is None:
+            self._spawner = ThreadPoolExecutor(1, thread_name_prefix="planetarium-pool")
+        return self._spawner.submit(self._start).result()
+
+    def _start(self) -> _Worker:
         parent, child = self.ctx.Pipe()
         process = self.ctx.Process(target=_serve, args=(child, self.task), daemon=True)
         process.start()
@@ -150,7 +163,7 @@ class WorkerPool:
         (one slow item then never holds up work another worker could take).
         """
         if self._owner != os.getpid():
-            self.workers, self._owner = [], os.getpid()
+            self.workers, self._spawner, self._owner = [], None, os.getpid()
         if not self.workers:
             self.workers = [self._spawn() for _ in range(self.size)]
         source = iter(enumerate(items))
@@ -173,12 +186,12 @@ class WorkerPool:
                         if left is not None:
                             left -= len(chunk)
                     if chunk:
-                        worker.pending.extend(chunk)
-                        worker.started = time.monotonic()
-                        worker.conn.send([item for _, item in chunk])
+                        self._hand_out(worker, chunk, queue)
                 busy = [w for w in self.workers if w.pending]
                 if not busy:
-                    return
+                    if exhausted and not queue:
+                        return
+                    continue  # every idle worker was found dead and replaced: hand out again
                 now = time.monotonic()
                 if end is not None and now >= end:
                     yield from self._abandon(busy, queue, source, budget_s)
@@ -203,6 +216,21 @@ class WorkerPool:
                 if worker.pending:
                     worker.pending.clear()
                     self._replace(worker)
+
+    def _hand_out(self, worker: _Worker, chunk: list, queue: deque) -> None:
+        """Send ``chunk`` to an idle worker; one found dead is replaced, the chunk queued again."""
+        try:
+            worker.conn.send([item for _, item in chunk])
+        except OSError:  # it died idle: killed from outside, or with the thread that started it
+            queue.extendleft(reversed(chunk))
+            self._replace(worker)
+            self._stillborn += 1
+            if self._stillborn > 2 * self.size + 2:
+                raise RuntimeError("worker processes die as soon as they start") from None
+            return
+        self._stillborn = 0
+        worker.pending.extend(chunk)
+        worker.started = time.monotonic()
 
     def _receive(self, worker: _Worker, queue: deque, now: float) -> tuple[int, Any, Any]:
         try:
@@ -233,7 +261,7 @@ class WorkerPool:
     def close(self) -> None:
         """Stop every worker (asking first, killing stragglers after a second)."""
         if self._owner != os.getpid():
-            self.workers = []
+            self.workers, self._spawner = [], None
         for worker in self.workers:
             try:
                 worker.conn.send(None)
@@ -246,3 +274,6 @@ class WorkerPool:
                 worker.process.join()
             worker.conn.close()
         self.workers = []
+        if self._spawner is not None:
+            self._spawner.shutdown()
+            self._spawner = None

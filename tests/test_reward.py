@@ -10,9 +10,11 @@ from __future__ import annotations
 import math
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -372,6 +374,20 @@ def test_a_closed_reward_starts_again_and_workers_end_with_it():
     assert not any(p.is_alive() for p in processes)
     assert reward(completions=[RENAMED], problem_pddl=[GT]) == [1.0]
     reward.close()
+
+
+def test_workers_outlive_the_thread_that_started_them_and_are_replaced_if_killed():
+    with PlanetariumReward(workers=2) as reward:
+        with ThreadPoolExecutor(1) as executor:  # verl calls from short-lived executor threads
+            call = executor.submit(reward, completions=[RENAMED], problem_pddl=[GT])
+            assert call.result() == [1.0]
+        time.sleep(0.2)
+        workers = [w.process for w in reward._pool.workers]
+        assert all(p.is_alive() for p in workers)
+        os.kill(workers[0].pid, signal.SIGKILL)
+        workers[0].join()
+        assert reward(completions=[RENAMED] * 4, problem_pddl=[GT] * 4) == [1.0] * 4
+        assert reward.metrics()["internal_errors"] == 0
 
 
 def test_compute_score_is_the_verl_form():

@@ -118,11 +118,12 @@ class PlanetariumReward:
         rollouts = self._rollouts(completions, columns)
         with self._lock:
             start = time.monotonic()
-            results = self._grade(rollouts)
+            results, seconds = self._grade(rollouts)
             rewards = [score(r, self.scheme, self.weights, self.undecided_reward) for r in results]
             self._count(results)
             self._seconds += time.monotonic() - start
-            self.last_details = [_details(r, reward) for r, reward in zip(results, rewards, strict=True)]
+            self.last_details = [_details(*entry) for entry in zip(results, rewards, seconds,
+                                                                   strict=True)]
         return rewards
 
     def _rollouts(self, completions: Sequence[Any] | None, columns: dict) -> list[Rollout]:
@@ -150,9 +151,11 @@ class PlanetariumReward:
             raise RewardConfigError(f"column {name!r} has {len(values)} values for {n} completions")
         return values
 
-    def _grade(self, rollouts: list[Rollout]) -> list[GradeResult]:
-        """Verdicts in input order; an internal failure becomes an internal-error verdict."""
+    def _grade(self, rollouts: list[Rollout]) -> tuple[list[GradeResult], list[float | None]]:
+        """Verdicts in input order, and the seconds each took to grade where it ran (``None``
+        when it got no verdict there); an internal failure becomes an internal-error verdict."""
         results: list[GradeResult | None] = [None] * len(rollouts)
+        seconds: list[float | None] = [None] * len(rollouts)
         try:
             order = _grouped(rollouts)
             if self._pool is None:
@@ -162,12 +165,14 @@ class PlanetariumReward:
                                           budget_s=self.call_budget_s)
             for position, _, outcome in outcomes:
                 results[order[position]] = self._verdict(outcome)
+                if isinstance(outcome, Graded):
+                    seconds[order[position]] = outcome.seconds
         except Exception as err:  # noqa: BLE001 - the trainer must never see our failure
             log.exception("planetarium reward: internal failure; items left are undecided")
             lost = GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
                                       f"internal error: {type(err).__name__}: {err}")
             results = [lost if r is None else r for r in results]
-        return results  # type: ignore[return-value]
+        return results, seconds  # type: ignore[return-value]
 
     def _in_process(self, rollouts: list[Rollout]):
         end = None if self.call_budget_s is None else time.monotonic() + self.call_budget_s
@@ -252,9 +257,9 @@ def _grouped(rollouts: list[Rollout]) -> list[int]:
     return sorted(range(len(rollouts)), key=lambda i: (keys[i], i))
 
 
-def _details(result: GradeResult, reward: float) -> dict[str, Any]:
+def _details(result: GradeResult, reward: float, seconds: float | None) -> dict[str, Any]:
     stage = result.stage
-    return {"reward": reward, "status": result.status.value,
+    return {"reward": reward, "seconds": seconds, "status": result.status.value,
             "stage": None if stage is None else stage.value, "reason": result.reason,
             "parseable": result.parseable, "solvable": result.solvable,
             "equivalent": result.equivalent, "correct": result.correct}

@@ -9,6 +9,7 @@ one ground truth together, so most repeats land where the truth already is.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
@@ -70,6 +71,7 @@ class Graded:
 
     result: GradeResult
     cache_hit: bool | None  # None: no ground truth was read (bad item, no answer)
+    seconds: float = 0.0    # time spent grading it, where it ran
 
 
 class RewardTask:
@@ -87,6 +89,11 @@ class RewardTask:
         self.__init__(state["options"], state["think_marker"])
 
     def __call__(self, rollout: Rollout) -> Graded:
+        start = time.perf_counter()
+        graded = self._grade(rollout)
+        return replace(graded, seconds=time.perf_counter() - start)
+
+    def _grade(self, rollout: Rollout) -> Graded:
         bad = _bad_item(rollout)
         if bad:
             return Graded(GradeResult.failed(Stage.INPUT, Status.INVALID_INPUT, bad), None)
