@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from planetarium.dataset import load_rows
+from planetarium.domains import get_domain
 from planetarium.grading import load_ground_truth
 from planetarium.pddl.writer import problem_to_pddl
 from planetarium.reward import PlanetariumReward
@@ -37,27 +38,28 @@ DOMAIN_SHARE = {"blocksworld": 0.45, "gripper": 0.25, "floor-tile": 0.30}
 
 
 def completion(kind: str, problem, gt: str, rng: random.Random):
+    typed = get_domain(problem.domain).definition.typed
     if kind == "correct":
         return gt
     if kind == "renamed":
-        return render(problem, rng)
+        return render(problem, rng, typed=typed)
     if kind == "wrong-goal":
-        return problem_to_pddl(near_miss(problem, rng))
+        return problem_to_pddl(near_miss(problem, rng), typed=typed)
     if kind == "wrong-init":
         init = sorted(problem.init)
         init.pop(rng.randrange(len(init)))
-        return problem_to_pddl(replace(problem, init=frozenset(init)))
+        return problem_to_pddl(replace(problem, init=frozenset(init)), typed=typed)
     if kind == "fenced":
-        return f"Sure, here is the problem:\n```pddl\n{render(problem, rng)}\n```\n"
+        return f"Sure, here is the problem:\n```pddl\n{render(problem, rng, typed=typed)}\n```\n"
     if kind == "think":
         return (f"<think>The goal mentions {len(problem.goal)} facts. A first try: (define "
-                f"(problem draft) (:domain x)) ... no.</think>\n{render(problem, rng)}")
+                f"(problem draft) (:domain x)) ... no.</think>\n{render(problem, rng, typed=typed)}")
     if kind == "chat":
-        return [{"role": "assistant", "content": render(problem, rng)}]
+        return [{"role": "assistant", "content": render(problem, rng, typed=typed)}]
     if kind == "garbage":
         return "".join(rng.choice("()abc :-?\n") for _ in range(rng.randint(20, 400)))
     if kind == "huge":
-        return "Let me restate the task. " * 20_000 + render(problem, rng)
+        return "Let me restate the task. " * 20_000 + render(problem, rng, typed=typed)
     raise ValueError(kind)
 
 
