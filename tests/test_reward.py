@@ -23,7 +23,13 @@ from test_corpus import CASES, MODES
 
 from planetarium.dataset import load_rows
 from planetarium.domains import Domain, register_domain, unregister_domain
-from planetarium.grading import GradeOptions, grade, load_ground_truth
+from planetarium.grading import (
+    GradeOptions,
+    grade,
+    grade_correct,
+    load_ground_truth,
+    prepare_ground_truth,
+)
 from planetarium.pddl.writer import problem_to_pddl
 from planetarium.reward import PlanetariumReward, RewardConfigError, compute_score
 from planetarium.reward.answer import answer_of, completion_text
@@ -132,6 +138,21 @@ def test_rewards_do_not_depend_on_worker_count_or_order(rows):
         outcomes.append(back)
     assert all(o == outcomes[0] for o in outcomes[1:])
     assert len(set(outcomes[0])) >= 3  # staged credit really varies
+
+
+def test_grade_correct_decides_equivalence_first_and_agrees_with_grade():
+    truth = prepare_ground_truth(GT)
+    right = grade_correct(truth, RENAMED)
+    assert right.correct and right.solvable is True and "equivalent to the ground truth" in \
+        right.solve.reason
+    wrong = grade_correct(truth, UNSOLVABLE)
+    assert not wrong.correct and wrong.solvable is None and wrong.stage.value == "equivalence"
+    assert grade(GT, UNSOLVABLE).solvable is False  # grade() plans; grade_correct() need not
+    # an unsolvable ground truth: an equivalent answer is unsolvable too, so not correct
+    stuck = GT.replace("(arm-empty) ", "")
+    for graded in (grade(stuck, stuck), grade_correct(stuck, stuck)):
+        assert graded.solvable is False and graded.equivalent is False and not graded.correct
+    assert grade_correct(stuck, stuck, equivalence_for_unsolvable=True).equivalent is True
 
 
 # --- completions as trainers hand them over ---------------------------------------------------------

@@ -98,7 +98,8 @@ class PlanetariumReward:
         self.anchors_column = anchors_column
         self.__name__ = name or f"planetarium_{self.scheme.value}"
         options = replace(options or GradeOptions(), timeout_s=self.timeout_s * SOFT_LIMIT_SHARE)
-        self._task = RewardTask(options, think_marker)
+        self._task = RewardTask(options, think_marker,
+                                headline_only=self.scheme is RewardScheme.CORRECT)
         self.workers = default_workers() if workers is None else workers
         self._pool = WorkerPool(self.workers, self._task, start_method=start_method) \
             if self.workers else None

@@ -21,6 +21,7 @@ from ..grading import (
     Stage,
     Status,
     grade,
+    grade_correct,
     prepare_ground_truth,
 )
 from ..grading.result import decided
@@ -77,16 +78,19 @@ class Graded:
 class RewardTask:
     """Grade :class:`Rollout` s with fixed options; callable, picklable, one cache per copy."""
 
-    def __init__(self, options: GradeOptions, think_marker: str | None) -> None:
+    def __init__(self, options: GradeOptions, think_marker: str | None,
+                 headline_only: bool = False) -> None:
         self.options = options
         self.think_marker = think_marker
+        self.headline_only = headline_only  # only ``correct`` counts: grade_correct's order
         self.cache = TruthCache()
 
     def __getstate__(self) -> dict:  # a copy sent to a worker starts with an empty cache
-        return {"options": self.options, "think_marker": self.think_marker}
+        return {"options": self.options, "think_marker": self.think_marker,
+                "headline_only": self.headline_only}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["options"], state["think_marker"])
+        self.__init__(**state)
 
     def __call__(self, rollout: Rollout) -> Graded:
         start = time.perf_counter()
@@ -111,7 +115,8 @@ class RewardTask:
             options = replace(options, is_placeholder=placeholder,
                               anchored_objects=(*options.anchored_objects, *rollout.anchors))
         truth, hit = self.cache.get(rollout.gt, self.options)
-        return Graded(grade(truth, answer, options=options), hit)
+        grader = grade_correct if self.headline_only else grade
+        return Graded(grader(truth, answer, options=options), hit)
 
 
 def _bad_item(rollout: Rollout) -> str | None:
