@@ -178,6 +178,19 @@ def test_completion_forms(completion, expected, why):
     assert detail["reward"] == expected and detail["status"] == "decided"
 
 
+def test_verdicts_reach_trl_log_callbacks():
+    extra, metrics = {}, {}
+    with PlanetariumReward(workers=0) as reward:
+        reward(completions=[RENAMED, "garbage", WRONG], problem_pddl=[GT] * 3,
+               trainer_state=object(), completion_ids=[[1], [2], [3]],
+               log_extra=lambda column, values: extra.setdefault(column, []).extend(values),
+               log_metric=lambda name, value: metrics.setdefault(name, []).append(value))
+    assert extra["planetarium_correct_status"] == ["decided"] * 3
+    assert "no '(define (problem" in extra["planetarium_correct_reason"][1]
+    assert metrics["planetarium_correct/timeouts"] == [0.0]
+    assert metrics["planetarium_correct/cache_hit_rate"] == [2 / 3]
+
+
 def test_the_think_marker_is_configurable():
     text = f"[[reasoning]] (define (problem x)) [[/reasoning]]{RENAMED}"
     with PlanetariumReward(workers=0, think_marker="[[/reasoning]]") as reward:

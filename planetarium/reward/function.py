@@ -118,6 +118,7 @@ class PlanetariumReward:
         """One reward per completion, in order; never raises on what the model wrote."""
         rollouts = self._rollouts(completions, columns)
         with self._lock:
+            before = dict(self._counts)
             start = time.monotonic()
             results, seconds = self._grade(rollouts)
             rewards = [score(r, self.scheme, self.weights, self.undecided_reward) for r in results]
@@ -125,7 +126,27 @@ class PlanetariumReward:
             self._seconds += time.monotonic() - start
             self.last_details = [_details(*entry) for entry in zip(results, rewards, seconds,
                                                                    strict=True)]
+            self._report_to_trainer(columns, before)
         return rewards
+
+    def _report_to_trainer(self, columns: dict, before: dict[str, int]) -> None:
+        """Hand this call's verdicts to TRL's ``log_extra`` (completions table: status and
+        reason per completion) and ``log_metric`` (shares of undecided kinds, cache hit rate),
+        when the trainer passes them (TRL >= 0.2x); a failing logger is logged, never raised."""
+        log_extra, log_metric = columns.get("log_extra"), columns.get("log_metric")
+        try:
+            if callable(log_extra):
+                for key in ("status", "reason"):
+                    log_extra(f"{self.__name__}_{key}", [d[key] for d in self.last_details])
+            if callable(log_metric) and self.last_details:
+                call = {k: v - before[k] for k, v in self._counts.items()}
+                for key in ("timeouts", "unsupported", "internal_errors", "invalid_inputs"):
+                    log_metric(f"{self.__name__}/{key}", call[key] / call["items"])
+                looked_up = call["cache_hits"] + call["cache_misses"]
+                if looked_up:
+                    log_metric(f"{self.__name__}/cache_hit_rate", call["cache_hits"] / looked_up)
+        except Exception:  # noqa: BLE001 - logging must not cost the trainer its step
+            log.exception("planetarium reward: the trainer's logging callback failed")
 
     def _rollouts(self, completions: Sequence[Any] | None, columns: dict) -> list[Rollout]:
         """The call's items from TRL's arguments; a missing or misshapen column is the caller's
