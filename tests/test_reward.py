@@ -8,6 +8,7 @@ hostile ones from the fuzz generators plus cases that make the in-process grader
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import random
 import signal
@@ -305,6 +306,20 @@ def test_a_hung_item_costs_its_deadline_and_a_dead_worker_is_replaced(plugins):
     assert took < 0.5 * math.ceil(6 / 2) + 2
     assert metrics["timeouts"] == 2 and metrics["internal_errors"] == 1
     assert metrics["workers_replaced"] == 3
+
+
+@pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(),
+                    reason="needs the forkserver start method")
+def test_forkserver_workers_keep_the_deadline():
+    """What ``planetarium rl`` uses inside a trainer (no fork of a process with CUDA state)."""
+    huge = tower(20_000)  # the in-process grader takes minutes on it
+    with PlanetariumReward(workers=1, timeout_s=1.0, start_method="forkserver") as reward:
+        assert reward(completions=[RENAMED], problem_pddl=[GT]) == [1.0]  # workers started
+        start = time.monotonic()
+        got = reward(completions=[huge, RENAMED], problem_pddl=[huge, GT])
+        assert time.monotonic() - start < 1.0 * 2 + 2
+    assert got == [0.0, 1.0]
+    assert reward.last_details[0]["status"] == "timeout"
 
 
 def test_the_call_budget_bounds_a_whole_call(plugins):

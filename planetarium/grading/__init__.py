@@ -59,9 +59,10 @@ class PreparedTruth:
     """A ground truth read once, to grade many predictions against it.
 
     A training reward grades every ground truth against a group of completions (GRPO's G); this
-    keeps the parsed problem, and ``memo`` keeps what equivalence derives from it alone (its
-    fully specified goal), so neither is computed again.  ``error`` says why an unreadable ground
-    truth could not be read (then ``domain`` and ``problem`` are ``None``).
+    keeps the parsed problem, and ``memo`` keeps what grading derives from it alone (its fully
+    specified goal, its solvability), so none of it is computed again.  ``error`` says why the
+    ground truth could not be read (then ``domain`` and ``problem`` are ``None``); ``timed_out``:
+    because the time limit ran out, which says nothing about the text (do not keep it).
     """
 
     text: str
@@ -69,6 +70,7 @@ class PreparedTruth:
     domain: Domain | None = None
     problem: Problem | None = None
     error: str | None = None
+    timed_out: bool = False
     memo: dict = field(default_factory=dict, repr=False)
 
 
@@ -77,6 +79,8 @@ def prepare_ground_truth(gt: str, options: GradeOptions | None = None) -> Prepar
     relax = (options or GradeOptions()).relax_typing
     try:
         domain, problem = load_ground_truth(gt, relax_typing=relax)
+    except ResourceLimitError as err:
+        return PreparedTruth(gt, relax, error=f"ground truth: {err}", timed_out=True)
     except (PlanetariumError, RecursionError) as err:
         return PreparedTruth(gt, relax, error=f"ground truth: {err}")
     return PreparedTruth(gt, relax, domain, problem)
@@ -128,7 +132,8 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
     if prepared.relax_typing != options.relax_typing:  # read for other options: read it again
         prepared = prepare_ground_truth(prepared.text, options)
     if prepared.error is not None:
-        return GradeResult.failed(Stage.GROUND_TRUTH, Status.INVALID_INPUT, prepared.error)
+        status = Status.TIMEOUT if prepared.timed_out else Status.INVALID_INPUT
+        return GradeResult.failed(Stage.GROUND_TRUTH, status, prepared.error)
     domain = prepared.domain
     name = domain.name
     if len(pred) > MAX_INPUT_CHARS:

@@ -25,6 +25,7 @@ from ..grading import (
     prepare_ground_truth,
 )
 from ..grading.result import decided
+from ..limits import time_limit
 from .answer import answer_of, completion_text
 
 #: Ground truths kept per process, and the characters they may hold together.
@@ -47,7 +48,7 @@ class TruthCache:
             self._kept.move_to_end(gt)
             return kept, True
         prepared = prepare_ground_truth(gt, options)
-        if len(gt) <= self.chars:
+        if len(gt) <= self.chars and not prepared.timed_out:
             self._kept[gt] = prepared
             self._size += len(gt)
             while len(self._kept) > self.entries or self._size > self.chars:
@@ -114,9 +115,10 @@ class RewardTask:
                 else rollout.is_placeholder
             options = replace(options, is_placeholder=placeholder,
                               anchored_objects=(*options.anchored_objects, *rollout.anchors))
-        truth, hit = self.cache.get(rollout.gt, self.options)
         grader = grade_correct if self.headline_only else grade
-        return Graded(grader(truth, answer, options=options), hit)
+        with time_limit(options.timeout_s):  # reading the ground truth counts, as in grade()
+            truth, hit = self.cache.get(rollout.gt, self.options)
+            return Graded(grader(truth, answer, options=options), hit)
 
 
 def _bad_item(rollout: Rollout) -> str | None:
