@@ -8,13 +8,16 @@ times ``--group`` completions each, a mix of what models write — the ground tr
 a wrong goal, a wrong initial state, fenced, ``<think>``-prefixed and chat-message answers,
 garbage and one huge output.  Solvability is checked (the reward's default).  Printed per worker
 count: rewards/s over the steps after the first (the first also starts the workers; shown
-apart), per-item grading latency p50 / p99 / max (where the item ran), the same without the huge
-outputs, the cache hit rate, and the mean reward per kind of completion as a sanity check.
+apart), the CPU time per reward (parent and workers: a figure other jobs on the machine inflate
+far less than wall time), per-item grading latency p50 / p99 / max (where the item ran), the
+same without the huge outputs, the cache hit rate, and the mean reward per kind of completion
+as a sanity check.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -95,11 +98,23 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def cpu_seconds(reward: PlanetariumReward) -> float:
+    """CPU time used so far by this process and the reward's live workers (Linux /proc)."""
+    total = time.process_time()
+    for worker in reward._pool.workers if reward._pool else ():
+        try:
+            fields = Path(f"/proc/{worker.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def run(workers: int, steps: list[dict]) -> None:
     with PlanetariumReward(workers=workers, timeout_s=5.0) as reward:
-        walls, latencies, plain, by_kind = [], [], [], defaultdict(list)
+        walls, cpus, latencies, plain, by_kind = [], [], [], [], defaultdict(list)
         for number, step in enumerate(steps):
-            start = time.perf_counter()
+            cpu, start = cpu_seconds(reward), time.perf_counter()
             rewards = reward(prompts=None, completions=step["completions"],
                              problem_pddl=step["problem_pddl"], is_placeholder=step["is_placeholder"])
             wall = time.perf_counter() - start
@@ -107,6 +122,7 @@ def run(workers: int, steps: list[dict]) -> None:
                 first = wall
                 continue
             walls.append(wall)
+            cpus.append(cpu_seconds(reward) - cpu)
             for kind, value, detail in zip(step["kinds"], rewards, reward.last_details, strict=True):
                 by_kind[kind].append(value)
                 if detail["seconds"] is not None:
@@ -119,6 +135,8 @@ def run(workers: int, steps: list[dict]) -> None:
     print(f"\n== {workers} worker(s): {len(steps) - 1} steps of {len(steps[0]['completions'])} "
           f"completions (first step, starting the workers: {first:.2f} s)")
     print(f"rewards/s     {items / sum(walls):8.0f}   (per step {min(rates):.0f} .. {max(rates):.0f})")
+    print(f"CPU per reward {sum(cpus) / items * 1e3:6.2f} ms (parent and workers): "
+          f"{items / sum(cpus):.0f} rewards per CPU-second, whatever else loads the machine")
     for name, values in (("all items", latencies), ("without huge", plain)):
         print(f"latency {name:13s} p50 {percentile(values, 0.5) * 1e3:6.2f} ms   p99 "
               f"{percentile(values, 0.99) * 1e3:6.2f} ms   max {max(values) * 1e3:7.2f} ms")

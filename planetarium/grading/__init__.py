@@ -141,6 +141,8 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
                                           f"{MAX_INPUT_CHARS} limit"), domain=name)
     try:
         problem = read_problem(pred, domain.definition, relax_typing=options.relax_typing)
+    except ResourceLimitError as err:
+        return GradeResult(undecided(Status.TIMEOUT, f"parsing undecided: {err}"), domain=name)
     except UnsupportedFeatureError as err:
         unsupported = undecided(Status.UNSUPPORTED, str(err))
         return GradeResult(decided(True), unsupported, unsupported, domain=name)
