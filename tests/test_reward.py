@@ -335,6 +335,12 @@ def test_the_call_budget_bounds_a_whole_call(plugins):
         assert reward(completions=[RENAMED], problem_pddl=[GT]) == [1.0]
 
 
+def test_the_call_budget_bounds_an_in_process_call_too():
+    with PlanetariumReward(workers=0, call_budget_s=1e-6, undecided_reward=-1.0) as reward:
+        assert reward(completions=[RENAMED] * 3, problem_pddl=[GT] * 3) == [-1.0] * 3
+        assert reward.metrics()["budget_exhausted"] == 3
+
+
 def tower(n: int) -> str:
     blocks = [f"b{i}" for i in range(n)]
     init = ["(arm-empty)", f"(on-table {blocks[0]})", f"(clear {blocks[-1]})"]
