@@ -17,7 +17,6 @@ time limit, which a pathological input may overrun.  ``workers=None`` (the defau
 from __future__ import annotations
 
 import logging
-import math
 import os
 import threading
 import time
@@ -247,7 +246,7 @@ class PlanetariumReward:
         counts["cache_hit_rate"] = counts["cache_hits"] / looked_up if looked_up else 0.0
         counts["workers_replaced"] = self._pool.replaced if self._pool else 0
         counts["seconds"] = self._seconds
-        counts["rewards_per_s"] = counts["items"] / self._seconds if self._seconds else math.nan
+        counts["rewards_per_s"] = counts["items"] / self._seconds if self._seconds else 0.0
         return counts
 
     def close(self) -> None:
