@@ -337,9 +337,11 @@ def test_the_call_budget_bounds_a_whole_call(plugins):
 
 
 def test_the_call_budget_bounds_an_in_process_call_too():
-    with PlanetariumReward(workers=0, call_budget_s=1e-6, undecided_reward=-1.0) as reward:
-        assert reward(completions=[RENAMED] * 3, problem_pddl=[GT] * 3) == [-1.0] * 3
-        assert reward.metrics()["budget_exhausted"] == 3
+    tall = tower(1000)  # graded in about 0.1-0.3 s: the 10 ms budget is spent after it
+    with PlanetariumReward(workers=0, call_budget_s=0.01, undecided_reward=-1.0) as reward:
+        got = reward(completions=[tall, RENAMED, RENAMED], problem_pddl=[tall, GT, GT])
+        assert got == [1.0, -1.0, -1.0]
+        assert reward.metrics()["budget_exhausted"] == 2
 
 
 def tower(n: int) -> str:

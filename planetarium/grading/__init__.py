@@ -134,7 +134,7 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
     if prepared.error is not None:
         status = Status.TIMEOUT if prepared.timed_out else Status.INVALID_INPUT
         return GradeResult.failed(Stage.GROUND_TRUTH, status, prepared.error)
-    domain = prepared.domain
+    domain, truth = prepared.domain, prepared.problem
     name = domain.name
     if len(pred) > MAX_INPUT_CHARS:
         return GradeResult(decided(False, f"output has {len(pred)} characters, over the "
@@ -149,53 +149,47 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
     except (PDDLSyntaxError, PDDLValidationError, RecursionError) as err:
         return GradeResult(decided(False, str(err)), domain=name)
     parse = decided(True)
-    if equivalence_first:
-        return _equivalence_first(prepared, problem, options, deadline)
 
-    solve = _solve(domain, problem, deadline) if options.check_solvable else SKIPPED
+    solve = SKIPPED if equivalence_first or not options.check_solvable else \
+        _solve(domain, problem, deadline)
     if solve.value is False and not options.equivalence_for_unsolvable:
         return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
                            domain=name)
-    equivalence = _equivalence(prepared, problem, options, deadline)
-    return GradeResult(parse, solve, equivalence, domain=name)
-
-
-def _equivalence(prepared: PreparedTruth, problem: Problem, options: GradeOptions,
-                 deadline: float) -> StageVerdict:
-    truth = prepared.problem
     anchors = set(options.anchored_objects) | (set(truth.objects) if options.anchor_all else set())
     try:
-        verdict = compare(truth, problem, prepared.domain, is_placeholder=options.is_placeholder,
+        verdict = compare(truth, problem, domain, is_placeholder=options.is_placeholder,
                           limits=Limits(timeout_s=max(0.0, deadline - time.monotonic())),
                           anchored_objects=anchors,
                           placeholder_semantics=options.placeholder_semantics,
                           truth_memo=prepared.memo)
     except ResourceLimitError as err:
-        return undecided(Status.TIMEOUT, f"equivalence undecided: {err}")
+        equivalence = undecided(Status.TIMEOUT, f"equivalence undecided: {err}")
     except UnsupportedFeatureError as err:
-        return undecided(Status.UNSUPPORTED, f"equivalence undecided: {err}")
+        equivalence = undecided(Status.UNSUPPORTED, f"equivalence undecided: {err}")
     except PlanetariumError as err:
-        return undecided(Status.INTERNAL_ERROR, f"equivalence failed: {err}")
-    return decided(verdict.equivalent, verdict.reason)
+        equivalence = undecided(Status.INTERNAL_ERROR, f"equivalence failed: {err}")
+    else:
+        equivalence = decided(verdict.equivalent, verdict.reason)
+    if equivalence_first and equivalence.value is True and options.check_solvable:
+        return _solvable_as_the_truth(prepared, equivalence, options, deadline)
+    return GradeResult(parse, solve, equivalence, domain=name)
 
 
-def _equivalence_first(prepared: PreparedTruth, problem: Problem, options: GradeOptions,
-                       deadline: float) -> GradeResult:
-    """:func:`grade_correct` once the prediction is read (see there)."""
+def _solvable_as_the_truth(prepared: PreparedTruth, equivalence: StageVerdict,
+                           options: GradeOptions, deadline: float) -> GradeResult:
+    """:func:`grade_correct` for an answer found equivalent: it is solvable exactly when the
+    ground truth is, whose verdict is computed once and kept in the prepared truth's memo."""
     parse, name = decided(True), prepared.domain.name
-    equivalence = _equivalence(prepared, problem, options, deadline)
-    if equivalence.value is not True or not options.check_solvable:
-        return GradeResult(parse, SKIPPED, equivalence, domain=name)
-    truth = prepared.memo.get("solvable")
-    if truth is None:
-        truth = _solve(prepared.domain, prepared.problem, deadline)
-        if truth.status is Status.DECIDED:
-            prepared.memo["solvable"] = truth
-    if truth.value is None:
-        return GradeResult(parse, truth, equivalence, domain=name)
-    solve = decided(truth.value, "equivalent to the ground truth, which is "
-                                 f"{'solvable' if truth.value else 'unsolvable'}: {truth.reason}")
-    if truth.value is False and not options.equivalence_for_unsolvable:
+    own = prepared.memo.get("solvable")
+    if own is None:
+        own = _solve(prepared.domain, prepared.problem, deadline)
+        if own.status is Status.DECIDED:
+            prepared.memo["solvable"] = own
+    if own.value is None:
+        return GradeResult(parse, own, equivalence, domain=name)
+    solve = decided(own.value, "equivalent to the ground truth, which is "
+                               f"{'solvable' if own.value else 'unsolvable'}: {own.reason}")
+    if own.value is False and not options.equivalence_for_unsolvable:
         return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
                            domain=name)
     return GradeResult(parse, solve, equivalence, domain=name)
