@@ -425,10 +425,12 @@ def test_cache_hit_rate_for_grpo_groups():
 
 
 def test_metrics_are_plain_json_before_and_after_calls():
-    with PlanetariumReward(workers=0) as reward:
+    with PlanetariumReward(workers=1) as reward:
         json.dumps(reward.metrics(), allow_nan=False)
+        assert reward(prompts=[], completions=[], problem_pddl=[]) == []
         reward(completions=[RENAMED], problem_pddl=[GT])
-        assert json.loads(json.dumps(reward.metrics(), allow_nan=False))["items"] == 1
+        metrics = json.loads(json.dumps(reward.metrics(), allow_nan=False))
+        assert metrics["items"] == 1 and metrics["calls"] == 2
 
 
 def test_a_closed_reward_starts_again_and_workers_end_with_it():
