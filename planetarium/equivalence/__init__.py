@@ -105,7 +105,8 @@ def _missing_anchor(a: Problem, b: Problem, anchors: frozenset[str]) -> str | No
 
 def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = False,
             limits: Limits = Limits(), anchored_objects: Iterable[str] = (),
-            placeholder_semantics: PlaceholderSemantics | str = PAPER) -> Verdict:
+            placeholder_semantics: PlaceholderSemantics | str = PAPER,
+            truth_memo: dict | None = None) -> Verdict:
     """Decide whether ``a`` (ground truth) and ``b`` are equivalent problems of ``domain``.
 
     ``anchored_objects``: names every renaming must keep (each must exist on both sides).
@@ -113,7 +114,11 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
     :mod:`planetarium.equivalence.strict`).  Raises :class:`~planetarium.errors.ResourceLimitError` when a
     limit runs out (never a silent "not equivalent") and
     :class:`~planetarium.errors.UnsupportedFeatureError` for goal formulas too large to decide.
+    ``truth_memo``: a dict kept with ``a`` by a caller that compares many problems with it; what
+    depends on ``a`` alone (its graphs, its fully specified goal) is computed once and kept there
+    (graphs are never modified once built: searches work on copies).
     """
+    memo = {} if truth_memo is None else truth_memo
     placeholder_semantics = PlaceholderSemantics(placeholder_semantics)
     anchors = frozenset(anchored_objects)
     if anchors:
@@ -132,11 +137,13 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
         return Verdict(False, differ)
     # One renaming that maps init and goal as written settles every mode at once; most correct
     # answers end here, so the initial scenes are compared on their own only after that fails.
-    init_a, init_b = _init_graph(a, anchors), _init_graph(b, anchors)
+    init_a = _kept(memo, ("init", anchors), lambda: _init_graph(a, anchors))
+    init_b = _init_graph(b, anchors)
     plain = a.has_plain_goal and b.has_plain_goal
     if plain:
         if _predicate_counts(a.goal) == _predicate_counts(b.goal) and isomorphic(
-                with_scene(init_a, a.objects, GOAL, a.goal),
+                _kept(memo, ("as written", anchors), lambda: with_scene(init_a, a.objects, GOAL,
+                                                                        a.goal)),
                 with_scene(init_b, b.objects, GOAL, b.goal), budget):
             return Verdict(True, "the same problem up to renaming objects")
     elif a.goal_formula is None and b.goal_formula is None and isomorphic(
@@ -153,13 +160,13 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
                                               is_placeholder, placeholder_semantics))
 
     if plain:
-        goal_a = domain.fully_specify(a)
+        goal_a = _kept(memo, "fully_specify", lambda: domain.fully_specify(a))
         budget.check()
         goal_b = domain.fully_specify(b)
         budget.check()
         neg_a = neg_b = frozenset()
     else:
-        closure_a = literal_closure(domain, a)
+        closure_a = _kept(memo, "literal_closure", lambda: literal_closure(domain, a))
         budget.check()
         closure_b = literal_closure(domain, b)
         budget.check()
@@ -181,15 +188,16 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
     if differ:
         return Verdict(False, differ)
     if is_placeholder and placeholder_semantics == PAPER:
-        scene_a = build_graph(a.objects, a.object_types, ((GOAL, goal_a), (GOAL_FALSE, neg_a)),
-                              anchors)
+        scene_a = _kept(memo, ("goal scene", plain, anchors, neg_a), lambda: build_graph(
+            a.objects, a.object_types, ((GOAL, goal_a), (GOAL_FALSE, neg_a)), anchors))
         scene_b = build_graph(b.objects, b.object_types, ((GOAL, goal_b), (GOAL_FALSE, neg_b)),
                               anchors)
         if isomorphic(scene_a, scene_b, budget):
             return Verdict(True, "equivalent up to renaming the goal's objects (placeholder mode)")
         return Verdict(False, "fully specified goals describe different arrangements")
-    if isomorphic(_with_goal(init_a, a, goal_a, neg_a), _with_goal(init_b, b, goal_b, neg_b),
-                  budget):
+    if isomorphic(_kept(memo, ("fully specified", plain, anchors, neg_a),
+                        lambda: _with_goal(init_a, a, goal_a, neg_a)),
+                  _with_goal(init_b, b, goal_b, neg_b), budget):
         return Verdict(True, "equivalent once goals are fully specified")
     if not is_placeholder:
         return Verdict(False, "fully specified goals differ under every renaming that matches "
@@ -198,6 +206,13 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
 
     return Verdict(*strict_placeholder(a, b, domain, (goal_a, neg_a), (goal_b, neg_b), anchors,
                                        budget))
+
+
+def _kept(memo: dict, key: str, compute):
+    """``memo[key]``, computed on first use (a time limit that interrupts it stores nothing)."""
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
 
 
 def _parts(closure: Closure | None) -> tuple[frozenset | None, frozenset]:

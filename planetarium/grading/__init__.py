@@ -15,7 +15,7 @@ ground truth itself is unsolvable.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..domains import get_domain
@@ -43,8 +43,9 @@ from ..planning import SolveStatus, check_solvable
 from .options import GradeOptions, GradeOptionsError, check_option_names
 from .result import SKIPPED, GradeResult, Stage, StageVerdict, Status, decided, undecided
 
-__all__ = ["GradeOptions", "GradeOptionsError", "GradeResult", "Stage", "StageVerdict", "Status",
-           "grade", "grade_strict", "load_ground_truth"]
+__all__ = ["GradeOptions", "GradeOptionsError", "GradeResult", "PreparedTruth", "Stage",
+           "StageVerdict", "Status", "grade", "grade_correct", "grade_strict",
+           "load_ground_truth", "prepare_ground_truth"]
 
 #: Model output longer than this is refused before parsing (a runaway generation, not PDDL).
 MAX_INPUT_CHARS = 2_000_000
@@ -62,10 +63,42 @@ def load_ground_truth(gt: str, *, relax_typing: bool = False) -> tuple[Domain, P
     return found[0], problem
 
 
-def grade(gt: str, pred: str, *, options: GradeOptions | None = None,
+@dataclass(frozen=True, eq=False)
+class PreparedTruth:
+    """A ground truth read once, to grade many predictions against it.
+
+    A training reward grades every ground truth against a group of completions (GRPO's G); this
+    keeps the parsed problem, and ``memo`` keeps what grading derives from it alone (its fully
+    specified goal, its solvability), so none of it is computed again.  ``error`` says why the
+    ground truth could not be read (then ``domain`` and ``problem`` are ``None``); ``timed_out``:
+    because the time limit ran out, which says nothing about the text (do not keep it).
+    """
+
+    text: str
+    relax_typing: bool
+    domain: Domain | None = None
+    problem: Problem | None = None
+    error: str | None = None
+    timed_out: bool = False
+    memo: dict = field(default_factory=dict, repr=False)
+
+
+def prepare_ground_truth(gt: str, options: GradeOptions | None = None) -> PreparedTruth:
+    """Read ``gt`` for :func:`grade`; an unreadable ground truth is recorded, never raised."""
+    relax = (options or GradeOptions()).relax_typing
+    try:
+        domain, problem = load_ground_truth(gt, relax_typing=relax)
+    except ResourceLimitError as err:
+        return PreparedTruth(gt, relax, error=f"ground truth: {err}", timed_out=True)
+    except (PlanetariumError, RecursionError) as err:
+        return PreparedTruth(gt, relax, error=f"ground truth: {err}")
+    return PreparedTruth(gt, relax, domain, problem)
+
+
+def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
           **overrides: Any) -> GradeResult:
-    """Grade ``pred`` (raw model output) against ``gt`` (ground-truth PDDL); never raises on
-    bad input.
+    """Grade ``pred`` (raw model output) against ``gt`` (ground-truth PDDL, or a
+    :class:`PreparedTruth` of it); never raises on bad input.
 
     ``options`` (default :class:`GradeOptions()`) with keyword ``overrides`` of its fields, e.g.
     ``grade(gt, pred, is_placeholder=True, timeout_s=5)``.  An unknown or ill-typed option is the
@@ -73,23 +106,46 @@ def grade(gt: str, pred: str, *, options: GradeOptions | None = None,
     inside grading is reported as status ``internal-error`` instead of crashing a batch.
     """
     check_option_names(overrides)
-    options = replace(options or GradeOptions(), **overrides)
+    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), False)
+
+
+def grade_correct(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
+                  **overrides: Any) -> GradeResult:
+    """Like :func:`grade`, at the least cost for the headline metric (training rewards).
+
+    ``correct`` is parseable, solvable and equivalent.  An answer equivalent to the ground truth
+    (Definition 2: the same reachable goal states up to renaming) is solvable exactly when the
+    ground truth is, so equivalence is decided first and the planner runs on the ground truth only
+    — once per :class:`PreparedTruth`; an answer that is not equivalent is wrong whatever its
+    solvability, so that stage is skipped (``solvable`` is ``None``).  ``correct`` equals
+    :func:`grade`'s whenever both decide.
+    """
+    check_option_names(overrides)
+    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), True)
+
+
+def _guarded(gt: str | PreparedTruth, pred: str, options: GradeOptions,
+             equivalence_first: bool) -> GradeResult:
     try:
         with time_limit(options.timeout_s):
-            return grade_strict(gt, pred, options)
+            return grade_strict(gt, pred, options, equivalence_first=equivalence_first)
     except Exception as err:  # noqa: BLE001 - last line of defence for batch grading
         return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
                                   f"internal error: {type(err).__name__}: {err}")
 
 
-def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
-    """Grade ``pred`` against ``gt`` like :func:`grade`, but let internal bugs raise (tests)."""
+def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
+                 equivalence_first: bool = False) -> GradeResult:
+    """Grade ``pred`` against ``gt`` like :func:`grade` (``equivalence_first``: like
+    :func:`grade_correct`), but let internal bugs raise (tests)."""
     deadline = time.monotonic() + options.timeout_s
-    try:
-        domain, truth = load_ground_truth(gt, relax_typing=options.relax_typing)
-    except (PlanetariumError, RecursionError) as err:
-        return GradeResult.failed(Stage.GROUND_TRUTH, Status.INVALID_INPUT,
-                                  f"ground truth: {err}")
+    prepared = gt if isinstance(gt, PreparedTruth) else prepare_ground_truth(gt, options)
+    if prepared.relax_typing != options.relax_typing:  # read for other options: read it again
+        prepared = prepare_ground_truth(prepared.text, options)
+    if prepared.error is not None:
+        status = Status.TIMEOUT if prepared.timed_out else Status.INVALID_INPUT
+        return GradeResult.failed(Stage.GROUND_TRUTH, status, prepared.error)
+    domain, truth = prepared.domain, prepared.problem
     name = domain.name
     if len(pred) > MAX_INPUT_CHARS:  # not read at all: undecided, never "not parseable"
         return GradeResult(undecided(Status.UNSUPPORTED, f"answer is {len(pred):,} characters, "
@@ -97,6 +153,8 @@ def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
                            domain=name)
     try:
         problem = read_problem(pred, domain.definition, relax_typing=options.relax_typing)
+    except ResourceLimitError as err:
+        return GradeResult(undecided(Status.TIMEOUT, f"parsing undecided: {err}"), domain=name)
     except UnsupportedFeatureError as err:
         unsupported = undecided(Status.UNSUPPORTED, str(err))
         return GradeResult(decided(True), unsupported, unsupported, domain=name)
@@ -104,7 +162,8 @@ def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
         return _unparseable(str(err), name, options)
     parse = decided(True)
 
-    solve = _solve(domain, problem, deadline) if options.check_solvable else SKIPPED
+    solve = SKIPPED if equivalence_first or not options.check_solvable else \
+        _solve(domain, problem, deadline)
     anchors = set(options.anchored_objects) | (set(truth.objects) if options.anchor_all else set())
     if solve.value is False and not options.equivalence_for_unsolvable:
         return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
@@ -115,7 +174,8 @@ def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
         verdict = compare(truth, problem, domain, is_placeholder=options.is_placeholder,
                           limits=Limits(timeout_s=max(0.0, deadline - time.monotonic())),
                           anchored_objects=anchors,
-                          placeholder_semantics=options.placeholder_semantics)
+                          placeholder_semantics=options.placeholder_semantics,
+                          truth_memo=prepared.memo)
     except ResourceLimitError as err:
         equivalence = undecided(Status.TIMEOUT, f"equivalence undecided: {err}")
     except UnsupportedFeatureError as err:
@@ -124,10 +184,31 @@ def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
         equivalence = undecided(Status.INTERNAL_ERROR, f"equivalence failed: {err}")
     else:
         equivalence = decided(verdict.equivalent, verdict.reason)
-        if options.explain:
-            return GradeResult(parse, solve, equivalence, domain=name, explanation=_explanation(
-                truth, problem, domain, options, anchors, deadline,
-                EQUIVALENT if verdict.equivalent else NOT_EQUIVALENT))
+    if equivalence_first and equivalence.value is True and options.check_solvable:
+        return _solvable_as_the_truth(prepared, equivalence, options, deadline)
+    explanation = None if equivalence.value is None else _explanation(
+        truth, problem, domain, options, anchors, deadline,
+        EQUIVALENT if equivalence.value else NOT_EQUIVALENT)
+    return GradeResult(parse, solve, equivalence, domain=name, explanation=explanation)
+
+
+def _solvable_as_the_truth(prepared: PreparedTruth, equivalence: StageVerdict,
+                           options: GradeOptions, deadline: float) -> GradeResult:
+    """:func:`grade_correct` for an answer found equivalent: it is solvable exactly when the
+    ground truth is, whose verdict is computed once and kept in the prepared truth's memo."""
+    parse, name = decided(True), prepared.domain.name
+    own = prepared.memo.get("solvable")
+    if own is None:
+        own = _solve(prepared.domain, prepared.problem, deadline)
+        if own.status is Status.DECIDED:
+            prepared.memo["solvable"] = own
+    if own.value is None:
+        return GradeResult(parse, own, equivalence, domain=name)
+    solve = decided(own.value, "equivalent to the ground truth, which is "
+                               f"{'solvable' if own.value else 'unsolvable'}: {own.reason}")
+    if own.value is False and not options.equivalence_for_unsolvable:
+        return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
+                           domain=name)
     return GradeResult(parse, solve, equivalence, domain=name)
 
 
