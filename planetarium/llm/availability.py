@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import require
 from .backends.base import BackendError
-from .config import TINY_PREFIX, ConfigError, EvalConfig
+from .config import TINY_PREFIX, ConfigError, ModelConfig
 
 ADAPTER_CONFIG = "adapter_config.json"
 _TRUE = {"1", "on", "yes", "true"}
@@ -79,9 +79,11 @@ def load_error(model: str, err: Exception) -> BackendError:
     return BackendError(f"cannot load model {model}: {first}")
 
 
-def check_inputs(config: EvalConfig) -> None:
+def check_inputs(options: ModelConfig) -> None:
     """The adapter, and a Hub model in offline mode (``tiny:`` is built locally; a server's
     model name is not ours to look up)."""
-    check_adapter(config.adapter)
-    if config.backend != "openai" and not config.model.startswith(TINY_PREFIX):
-        check_model(config.model)
+    from .backends.registry import get_backend
+
+    check_adapter(getattr(options, "adapter", None))
+    if get_backend(options.backend).local and not options.model.startswith(TINY_PREFIX):
+        check_model(options.model)
