@@ -90,14 +90,27 @@ def write_rows(path: Path, rows: list[dict[str, Any]]) -> Path:
     return path
 
 
+#: Keys of the ``benchmark:`` section; every other field of :func:`sections` is the model's.
+BENCHMARK_KEYS = ("benchmark", "dataset", "split", "limit", "sample_per_domain", "seed",
+                  "timeout_s")
+
+
+def sections(name: str, **fields: Any) -> dict[str, Any]:
+    """An eval config mapping in its two sections from one flat list of keyword fields (tests
+    name what they vary; ``benchmark`` names the benchmark, default planetarium)."""
+    bench = {k: v for k, v in fields.items() if k in BENCHMARK_KEYS}
+    model = {k: v for k, v in fields.items() if k not in BENCHMARK_KEYS}
+    return {"name": name, "model": {"backend": "transformers", "model": "m", **model},
+            "benchmark": {"name": bench.pop("benchmark", "planetarium"), "split": [None], **bench}}
+
+
 def write_eval_config(tmp_path: Path, n_rows: int, **fields: Any) -> Path:
     """An eval YAML over ``n_rows`` demo rows written next to it; ``fields`` fill the config."""
     import yaml
 
     rows = write_rows(tmp_path / "rows.jsonl", demo_rows(n_rows))
-    config = {"name": "tiny-test", "dataset": str(rows), "splits": [None], **fields}
-    path = tmp_path / f"{config['name']}.yaml"
-    path.write_text(yaml.safe_dump(config))
+    path = tmp_path / "tiny-test.yaml"
+    path.write_text(yaml.safe_dump(sections("tiny-test", dataset=str(rows), **fields)))
     return path
 
 
@@ -130,13 +143,13 @@ def make_answered_run(run_dir: Path, name: str, rows: list[dict[str, Any]], answ
                       **fields: Any) -> None:
     """A run directory whose completions are ``answers`` (one per row, in order; fewer leave
     rows unanswered), ready to grade; ``fields`` fill or override the eval config."""
+    from planetarium.benchmarks import get_benchmark
     from planetarium.llm.config import make_config
     from planetarium.llm.runner import COMPLETIONS, prepare_run_dir
     from planetarium.llm.store import CompletionLog
 
-    config = make_config({"name": name, "backend": "transformers", "model": "m",
-                          "dataset": "rows.jsonl", "splits": [None], **fields})
-    prepare_run_dir(run_dir, config, rows)
+    config = make_config(sections(name, **{"dataset": "rows.jsonl", **fields}))
+    prepare_run_dir(run_dir, config, get_benchmark(config.benchmark.name), rows)
     with CompletionLog(run_dir / COMPLETIONS) as log:
         log.append([{"id": r["id"], "output": a} for r, a in zip(rows, answers, strict=False)])
 

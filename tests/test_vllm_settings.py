@@ -12,8 +12,10 @@ from planetarium.llm.config import make_config
 
 
 def _config(**fields):
-    base = {"name": "t", "backend": "vllm", "model": "m", "dataset": "d", "dtype": "auto"}
-    return make_config({**base, **fields})
+    """The ``model:`` section of a vLLM eval config."""
+    model = {"backend": "vllm", "model": "m", "dtype": "auto", **fields}
+    return make_config({"name": "t", "model": model,
+                        "benchmark": {"name": "planetarium", "dataset": "d"}}).model
 
 
 def test_unset_memory_share_is_small_on_cpu_and_vllms_default_on_gpu():
