@@ -216,3 +216,35 @@ class ChatServer:
     def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def one_row_per_domain(path: Path) -> Path:
+    """The first held-out test row of each domain of data/demo.yaml (generated in memory)."""
+    from planetarium.dataset import load_rows
+
+    rows: dict[str, dict[str, Any]] = {}
+    for row in load_rows(Path(__file__).resolve().parents[1] / "data" / "demo.yaml", "heldout:test"):
+        rows.setdefault(row["domain"], row)
+    return write_rows(path, list(rows.values()))
+
+
+def our_answers_and_verdicts(tmp_path: Path, model: Path, rows: Path,
+                             max_new_tokens: int) -> dict[str, tuple[str, dict[str, Any]]]:
+    """``eval run`` + ``eval grade`` with greedy decoding, one prompt per batch (the adapters'
+    runs pad nothing either): per item id, the answer and the shared verdict."""
+    import yaml
+    from click.testing import CliRunner
+
+    from planetarium.cli import main
+    from planetarium.llm.store import read_jsonl
+
+    config = tmp_path / "ours.yaml"
+    config.write_text(yaml.safe_dump(sections(
+        "ours", model=str(model), device="cpu", dtype="float32", batch_size=1,
+        max_new_tokens=max_new_tokens, temperature=0.0, dataset=str(rows))))
+    run = tmp_path / "ours"
+    for argv in (eval_run_argv(config, run), ["eval", "grade", str(run), "--workers", "1"]):
+        done = CliRunner().invoke(main, argv)
+        assert done.exit_code == 0, done.output
+    answers = {r["id"]: r["output"] for r in read_jsonl(run / "completions.jsonl")}
+    return {v["id"]: (answers[v["id"]], v) for v in read_jsonl(run / "verdicts.jsonl")}

@@ -48,7 +48,7 @@ class ToyArith(Benchmark):
     def grade(self, config, items, answers, *, timeout_s, workers=None, progress=False):
         for item, answer in zip(items, answers, strict=True):
             size = "large" if max(item["a"], item["b"]) >= 100 else "small"
-            found = re.search(r"-?\d{1,%d}" % config.max_digits, answer or "")
+            found = re.search(rf"-?\d{{1,{config.max_digits}}}", answer or "")
             correct = found is not None and int(found.group()) == item["a"] + item["b"]
             reason = f"read {found.group()}" if found else "no number in the answer"
             yield ItemResult(item["id"], Status.DECIDED, correct, reason,

@@ -1,0 +1,49 @@
+"""`inspect eval planetarium/adapters/inspect_task.py@planetarium` with Inspect's ``hf`` provider
+on the tiny local model (greedy): the same answers, verdicts and statuses as our own
+``eval run`` + ``eval grade``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from llm_fixtures import one_row_per_domain, our_answers_and_verdicts
+
+pytest.importorskip("inspect_ai")
+
+REPO = Path(__file__).resolve().parents[1]
+TASK = REPO / "planetarium" / "adapters" / "inspect_task.py"
+MAX_NEW_TOKENS = 8
+METRICS = ("parseable", "solvable", "correct")
+
+
+def test_inspect_verdicts_equal_ours(tmp_path, tiny_model):
+    rows = one_row_per_domain(tmp_path / "rows.jsonl")
+    logs = tmp_path / "logs"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
+           "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, "-m", "inspect_ai", "eval", f"{TASK}@planetarium",
+         "--model", f"hf/{tiny_model}", "-M", "do_sample=false", "-M", "device=cpu",
+         "-M", "dtype=float32", "-M", 'tokenizer_call_args={"add_special_tokens": false}',
+         "-T", f"dataset={rows}", "--max-tokens", str(MAX_NEW_TOKENS), "--max-connections", "1",
+         "--log-dir", str(logs), "--log-format", "json", "--display", "none"],
+        env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    [log_file] = logs.glob("*.json")
+    log = json.loads(log_file.read_text())
+    assert log["status"] == "success"
+
+    ours = our_answers_and_verdicts(tmp_path, tiny_model, rows, MAX_NEW_TOKENS)
+    theirs = {str(sample["id"]): sample for sample in log["samples"]}
+    assert set(theirs) == set(ours) and len(ours) == 4  # one item of each domain
+    for item_id, (answer, verdict) in ours.items():
+        sample = theirs[item_id]
+        score = sample["scores"]["planetarium_grader"]
+        assert sample["output"]["choices"][0]["message"]["content"] == answer
+        assert score["value"] == {m: int(verdict["metrics"][m] is True) for m in METRICS}
+        assert score["metadata"] == {"status": verdict["status"], "correct": verdict["correct"]}

@@ -1,0 +1,54 @@
+"""`lm_eval --tasks planetarium` with the task group shipped inside the package (found with
+``--include_path`` pointing into it), on the tiny local model with greedy decoding: the same
+prompts, the same answers and the same verdicts as our own ``eval run`` + ``eval grade``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from llm_fixtures import one_row_per_domain, our_answers_and_verdicts
+
+pytest.importorskip("lm_eval")
+
+import planetarium.adapters.lm_eval as task_folder  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+MAX_NEW_TOKENS = 8
+METRICS = ("parseable", "solvable", "correct")
+
+
+def test_lm_eval_verdicts_equal_ours(tmp_path, tiny_model):
+    rows = one_row_per_domain(tmp_path / "rows.jsonl")
+    out = tmp_path / "lm_eval"
+    env = {**os.environ, "PLANETARIUM_DATASET": str(rows), "HF_HUB_OFFLINE": "1",
+           "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get(
+               "PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, "-m", "lm_eval", "--model", "hf", "--model_args",
+         f"pretrained={tiny_model},dtype=float32", "--apply_chat_template",
+         "--tasks", "planetarium", "--include_path", os.path.dirname(task_folder.__file__),
+         "--gen_kwargs", f"max_gen_toks={MAX_NEW_TOKENS}", "--device", "cpu", "--batch_size", "1",
+         "--output_path", str(out), "--log_samples"],
+        env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    [results] = out.glob("*/results_*.json")
+    group = json.loads(results.read_text())["results"]["planetarium"]
+    assert {f"{m},none" for m in METRICS} <= set(group)
+
+    ours = our_answers_and_verdicts(tmp_path, tiny_model, rows, MAX_NEW_TOKENS)
+    theirs = {}
+    for samples in out.glob("*/samples_planetarium_*.jsonl"):
+        for line in samples.read_text().splitlines():
+            sample = json.loads(line)
+            theirs[sample["doc"]["id"]] = sample
+    assert set(theirs) == set(ours) and len(ours) == 4  # one item of each domain
+    for item_id, (answer, verdict) in ours.items():
+        sample = theirs[item_id]
+        assert sample["resps"] == [[answer]]
+        assert {m: sample[m] for m in METRICS} == {
+            m: int(verdict["metrics"][m] is True) for m in METRICS}
