@@ -9,7 +9,7 @@ run time (tests, notebooks).  The built-ins are declared the same way (pyproject
 
 from __future__ import annotations
 
-from ..plugins import PluginNotFoundError, Registry
+from ..plugins import Registry
 from .base import Benchmark
 
 ENTRY_POINT_GROUP = "planetarium.benchmarks"
@@ -20,7 +20,6 @@ BUILTINS = {
 }
 REGISTRY: Registry[Benchmark] = Registry("benchmark", ENTRY_POINT_GROUP, Benchmark, BUILTINS,
                                          lambda benchmark: benchmark.name)
-BenchmarkNotFoundError = PluginNotFoundError
 
 
 def register_benchmark(benchmark: Benchmark, *, replace: bool = False) -> Benchmark:
@@ -38,6 +37,3 @@ def get_benchmark(name: str) -> Benchmark:
 def available_benchmarks() -> dict[str, Benchmark]:
     return REGISTRY.available()
 
-
-def failed_plugins() -> dict[str, str]:
-    return REGISTRY.failures()

@@ -159,6 +159,30 @@ def make_config(data: Mapping[str, Any], source: str = "config") -> EvalConfig:
         raise err.at(source) from None
 
 
+#: Keys of the flat layout that belong to the benchmark, and their names now.
+_FLAT_BENCHMARK_KEYS = {"dataset": "dataset", "splits": "split", "limit": "limit",
+                        "sample_per_domain": "sample_per_domain", "seed": "seed",
+                        "grade_timeout_s": "timeout_s"}
+
+
+def upgrade_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A run record (``run.json``, ``results.json``) with its ``config`` in the two sections.
+
+    Run folders written before the sections existed hold a flat config of a Planetarium run;
+    read this way they can still be graded, reported and compared with new runs (their config
+    hash, computed then, stays as recorded)."""
+    config = record.get("config")
+    if not isinstance(config, dict) or isinstance(config.get("model"), dict):
+        return record
+    benchmark = {new: config[old] for old, new in _FLAT_BENCHMARK_KEYS.items() if old in config}
+    model = {k: v for k, v in config.items() if k not in _FLAT_BENCHMARK_KEYS and k != "name"}
+    if "seed" in config:
+        model["seed"] = config["seed"]  # it seeded decoding and the sampling of items alike
+    sections = {"name": config.get("name"), "model": model,
+                "benchmark": {"name": "planetarium", **benchmark}}
+    return {"benchmark": "planetarium", **record, "config": sections}
+
+
 def load_config(path: str | Path, overrides: Iterable[str] = (), **values: Any) -> EvalConfig:
     """Read a YAML config, apply ``section.key=value`` overrides (``--set``), then the CLI's
     named options (``values``, see :data:`CLI_KEYS`; ``None`` keeps the file's)."""

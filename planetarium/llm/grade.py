@@ -20,6 +20,7 @@ from typing import Any
 
 from ..benchmarks import Benchmark, get_benchmark
 from ..config import build
+from .benchmark_tables import metric_rate
 from .runner import COMPLETIONS, ITEMS, read_manifest
 from .store import read_jsonl, write_json, write_jsonl
 
@@ -69,10 +70,7 @@ def overall(benchmark: Benchmark, verdicts: list[dict[str, Any]]) -> dict[str, A
     """The shared aggregates: n, each metric's count (passing it and every one before it, as
     :attr:`Benchmark.metrics` chains them), the correct rate, and the count of each status."""
     total = len(verdicts)
-    counts = {}
-    for depth, metric in enumerate(benchmark.metrics, start=1):
-        chain = benchmark.metrics[:depth]
-        counts[metric] = sum(all(v["metrics"].get(m) is True for m in chain) for v in verdicts)
+    counts = {m: metric_rate(verdicts, benchmark.metrics, m).k for m in benchmark.metrics}
     correct = sum(v["correct"] is True for v in verdicts)
     return {"n": total, "correct": correct, "correct_rate": correct / total if total else 0.0,
             "metrics": counts, "statuses": dict(sorted(Counter(v["status"] for v in verdicts).items()))}

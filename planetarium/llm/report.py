@@ -21,7 +21,7 @@ from ..benchmarks import get_benchmark
 from ..benchmarks.planetarium import ANCHORED, MODES
 from .benchmark_tables import benchmark_tables
 from .breakdown import n_undecided, rate
-from .config import TINY_PREFIX
+from .config import TINY_PREFIX, upgrade_record
 from .figures import FIGURES
 from .grade import RESULTS, VERDICTS
 from .identity import ReportError, RunIdentity, assign_labels, check_comparable
@@ -71,7 +71,7 @@ def load_run(run_dir: str | Path) -> RunRecord:
     run_dir = Path(run_dir)
     if not (run_dir / RESULTS).is_file():
         raise RunDirError(f"{run_dir}: not graded yet; run 'planetarium eval grade {run_dir}'")
-    results = json.loads((run_dir / RESULTS).read_text(encoding="utf-8"))
+    results = upgrade_record(json.loads((run_dir / RESULTS).read_text(encoding="utf-8")))
     items = {str(row["id"]): row for row in read_jsonl(run_dir / ITEMS)}
     rows = [{**items[v["id"]], **v} for v in read_jsonl(run_dir / VERDICTS)]
     completions: dict[str, dict[str, Any]] = {}

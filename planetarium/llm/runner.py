@@ -24,7 +24,7 @@ from typing import Any
 from ..benchmarks import Benchmark, get_benchmark
 from ..benchmarks.prompts import prompt_hash
 from .backends.base import ids_hash
-from .config import EvalConfig, ModelConfig
+from .config import EvalConfig, ModelConfig, upgrade_record
 from .store import CompletionLog, RunDirError, write_json, write_jsonl
 
 MANIFEST = "run.json"
@@ -63,7 +63,7 @@ def read_manifest(run_dir: str | Path) -> dict[str, Any]:
     path = Path(run_dir) / MANIFEST
     if not path.is_file():
         raise RunDirError(f"{run_dir}: no {MANIFEST}; is this a run directory?")
-    return json.loads(path.read_text(encoding="utf-8"))
+    return upgrade_record(json.loads(path.read_text(encoding="utf-8")))
 
 
 def prepare_run_dir(run_dir: Path, config: EvalConfig, benchmark: Benchmark,
