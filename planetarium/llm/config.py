@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,25 +93,26 @@ def _fields(cls: type) -> set[str]:
     return {f.name for f in dataclasses.fields(cls)}
 
 
-def _section(data: Mapping[str, Any], key: str, selector: str) -> dict[str, Any]:
+def _selected(data: Mapping[str, Any], key: str, selector: str,
+              lookup: Callable[[str], Any]) -> tuple[dict[str, Any], Any]:
+    """The section ``key`` and the plug-in its ``selector`` names (a backend, a benchmark)."""
     section = data.get(key)
     if not isinstance(section, Mapping):
         raise ConfigError(f"expected a mapping with at least '{selector}' (the layout: "
                           f"{NEW_LAYOUT})", key=key)
     if not section.get(selector) or not isinstance(section[selector], str):
         raise ConfigError("missing (required)", key=f"{key}.{selector}")
-    return dict(section)
+    try:
+        return dict(section), lookup(section[selector])
+    except LookupError as err:
+        raise ConfigError(str(err), key=f"{key}.{selector}") from None
 
 
 def _model_section(data: Mapping[str, Any]) -> ModelConfig:
     """The backend's options class, with a key that belongs to other backends named as such."""
     from .backends.registry import available_backends, get_backend
 
-    section = _section(data, "model", "backend")
-    try:
-        spec = get_backend(section["backend"])
-    except LookupError as err:
-        raise ConfigError(str(err), key="model.backend") from None
+    section, spec = _selected(data, "model", "backend", get_backend)
     own = _fields(spec.options)
     for key in section:
         if key in own:
@@ -130,11 +131,7 @@ def _model_section(data: Mapping[str, Any]) -> ModelConfig:
 def _benchmark_section(data: Mapping[str, Any]) -> BenchmarkConfig:
     from ..benchmarks import get_benchmark
 
-    section = _section(data, "benchmark", "name")
-    try:
-        benchmark = get_benchmark(section["name"])
-    except LookupError as err:
-        raise ConfigError(str(err), key="benchmark.name") from None
+    section, benchmark = _selected(data, "benchmark", "name", get_benchmark)
     return build(benchmark.config_type, section, key="benchmark")
 
 
