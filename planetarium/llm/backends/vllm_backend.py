@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ...config import ConfigError, at_least, between, setting
+from ...config import ConfigError, at_least, between, one_of, setting
 from ...errors import require
 from ..config import ModelConfig, speed
 from .base import Completion, Messages, ids_hash, render_prompt_ids
@@ -48,7 +48,8 @@ class VLLMOptions(ModelConfig):
     device: str | None = None
     tensor_parallel_size: int = setting(1, check=at_least(1))
     data_parallel_size: int = setting(1, check=at_least(1))
-    distributed_executor_backend: Literal["mp", "ray", "uni", "external_launcher"] | None = None
+    distributed_executor_backend: str | None = setting(
+        None, check=one_of("mp", "ray", "uni", "external_launcher"))
     max_model_len: int | None = setting(None, check=at_least(1))
     gpu_memory_utilization: float | None = speed(None, between(0.01, 1.0))  # None: per device
 
