@@ -68,5 +68,6 @@ def test_parallelism_reaches_the_engine_only_when_asked():
                                  distributed_executor_backend="ray"), "m", on_cpu=False)
     assert (spread["tensor_parallel_size"], spread["data_parallel_size"],
             spread["distributed_executor_backend"]) == (2, 4, "ray")
-    with pytest.raises(ConfigError, match="model.distributed_executor_backend: expected one of mp, ray, uni, external_launcher"):
+    with pytest.raises(ConfigError, match="model.distributed_executor_backend: expected one of "
+                                          "mp, ray, uni, external_launcher, got 'slurm'"):
         _config(distributed_executor_backend="slurm")
