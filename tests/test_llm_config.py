@@ -124,3 +124,20 @@ def test_hash_ignores_speed_settings_only():
     assert config({"max_new_tokens": 99}).config_hash() != base
     assert config({"adapter": "a"}).config_hash() != base
     assert config(None, {"limit": 2}).config_hash() != base
+
+
+def test_eval_run_refuses_a_nonsense_combination_before_loading_anything(tmp_path):
+    """The CLI prints the one line and exits 1; no run folder, no model, no dataset read."""
+    from click.testing import CliRunner
+
+    from planetarium.cli import main
+
+    for config, extra in (("gpt-4o.yaml", ["--adapter", "finetune/runs/x/adapter"]),
+                          ("tiny.yaml", ["--set", "model.tensor_parallel_size=2"])):
+        out = tmp_path / config
+        result = CliRunner().invoke(main, ["eval", "run", "--config", str(EVAL_DIR / config),
+                                           "--out", str(out), *extra])
+        assert result.exit_code == 1 and not out.exists()
+        [line] = result.output.splitlines()
+        assert line.startswith(f"Error: {EVAL_DIR / config}: model.")
+        assert "cannot load an adapter" in line or "an option of backend vllm" in line
