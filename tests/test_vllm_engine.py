@@ -218,7 +218,7 @@ def test_paper_pipeline_end_to_end(tiny_model, dataset, finetuned, vllm_outputs,
         graded = runner.invoke(main, ["eval", "grade", str(run_dir), "--workers", "1",
                                       "--no-progress"])
         assert graded.exit_code == 0, graded.output
-        assert f"strict: n={N_TEST}" in graded.output
+        assert f"planetarium: n={N_TEST}: parseable" in graded.output
     report_dir = tmp_path / "report"
     reported = runner.invoke(main, ["eval", "report", str(vllm_run), str(hf_run), "--out",
                                     str(report_dir)])
