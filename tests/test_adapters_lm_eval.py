@@ -45,7 +45,7 @@ def test_lm_eval_verdicts_equal_ours(tmp_path, tiny_model):
     for samples in out.glob("*/samples_planetarium_*.jsonl"):
         for line in samples.read_text().splitlines():
             sample = json.loads(line)
-            theirs[sample["doc"]["id"]] = sample
+            theirs[str(sample["doc"]["id"])] = sample
     assert set(theirs) == set(ours) and len(ours) == 4  # one item of each domain
     for item_id, (answer, verdict) in ours.items():
         sample = theirs[item_id]

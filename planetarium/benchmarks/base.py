@@ -53,7 +53,8 @@ class BenchmarkConfig:
 
 @dataclass(frozen=True)
 class ItemResult:
-    """One graded answer in the shared schema (one line of ``verdicts.jsonl``).
+    """One graded answer in the shared schema (one line of ``verdicts.jsonl``); ``id`` is
+    ``str`` of the item's id.
 
     ``metrics``: the benchmark's named stages (e.g. parseable, solvable, correct), true, false
     or null; ``groups``: the item fields the report breaks rates down by (domain, task, ...);
@@ -97,7 +98,8 @@ class Benchmark(ABC):
 
     @abstractmethod
     def load_items(self, config: BenchmarkConfig) -> list[Row]:
-        """The selected items as JSON-ready rows, each with a unique string ``id``."""
+        """The selected items as JSON-ready rows, each with a unique ``id`` (a string, or an
+        integer: the loop, the completions and the results use ``str(id)``)."""
 
     @abstractmethod
     def messages(self, config: BenchmarkConfig, item: Row) -> Messages:

@@ -133,8 +133,8 @@ class PlanetariumBenchmark(Benchmark):
                                   ) from err
             except OSError as err:  # DatasetSourceError included: unreadable, offline
                 raise ConfigError(str(err), key="benchmark.dataset") from err
-            for row in loaded:
-                rows.setdefault(str(row["id"]), {**row, "id": str(row["id"])})
+            for row in loaded:  # kept as loaded: the dataset hash of older runs stays valid
+                rows.setdefault(str(row["id"]), row)
         selected = list(rows.values())
         if config.sample_per_domain is not None:
             selected = _sample_per_domain(selected, config.sample_per_domain, config.seed)
@@ -151,7 +151,7 @@ class PlanetariumBenchmark(Benchmark):
               progress: bool = False) -> Iterator[ItemResult]:
         from ..batch import grade_batch
 
-        jobs = [{"id": item["id"], "gt": item["problem_pddl"], "pred": answer,
+        jobs = [{"id": str(item["id"]), "gt": item["problem_pddl"], "pred": answer,
                  "is_placeholder": bool(item.get("is_placeholder", False))}
                 for item, answer in zip(items, answers, strict=True)]
         anchored = [{**job, "anchored_objects": text_anchors(item["problem_pddl"],
@@ -169,12 +169,12 @@ class PlanetariumBenchmark(Benchmark):
                                                                relax_typing=relax),
                                           workers=workers, progress=progress, total=len(jobs))
             }
-        for item in items:
-            verdicts = {mode: graded[mode][item["id"]] for mode in ALL_MODES}
+        for job, item in zip(jobs, items, strict=True):
+            verdicts = {mode: graded[mode][job["id"]] for mode in ALL_MODES}
             strict = verdicts["strict"]
             status = Status(strict["status"])
             yield ItemResult(
-                id=item["id"], status=status,
+                id=job["id"], status=status,
                 correct=passed(strict, "correct") if status is Status.DECIDED else None,
                 reason=strict["reason"],
                 metrics={stage: passed(strict, stage) for stage in STAGES},

@@ -7,7 +7,7 @@ real thing, each problem reported as one line.
 
 :func:`check_benchmark` loads the items, builds every prompt twice, and grades hostile answers
 (empty, binary noise, a megabyte of brackets, the items' own prompts echoed back): the loop
-needs unique string ids, JSON rows, deterministic prompts, one result per answer in order, the
+needs unique ids, JSON rows, deterministic prompts, one result per answer in order, the
 shared status vocabulary, and no exception whatever the model wrote.
 :func:`check_backend` builds a backend from its options and asks it two chats.
 """
@@ -30,9 +30,9 @@ def _items(benchmark: Benchmark, config: BenchmarkConfig, problems: list[str]) -
     ids = [item.get("id") for item in items]
     if not items:
         problems.append("load_items returned no items for this config")
-    if any(not isinstance(i, str) for i in ids):
-        problems.append("every item needs a string 'id'")
-    if len(set(ids)) != len(ids):
+    if any(isinstance(i, bool) or not isinstance(i, (str, int)) for i in ids):
+        problems.append("every item needs an 'id', a string or an integer")
+    if len({str(i) for i in ids}) != len(ids):
         problems.append("item ids are not unique")
     for item in items:
         try:
@@ -61,7 +61,7 @@ def _result_problems(benchmark: Benchmark, result: Any, item: dict) -> list[str]
     if not isinstance(result, ItemResult):
         return [f"{where}: grade yielded {type(result).__name__}, not an ItemResult"]
     problems = []
-    if result.id != item["id"]:
+    if result.id != str(item["id"]):
         problems.append(f"{where}: result for id {result.id!r} (out of order?)")
     if not isinstance(result.status, Status):
         problems.append(f"{where}: status {result.status!r} is not a planetarium Status")
