@@ -1,6 +1,7 @@
-"""`inspect eval planetarium/adapters/inspect_task.py@planetarium` with Inspect's ``hf`` provider
-on the tiny local model (greedy): the same answers, verdicts and statuses as our own
-``eval run`` + ``eval grade``."""
+"""`inspect eval planetarium/planetarium` (the task registered in the ``inspect_ai`` entry-point
+group, as an installed package declares it: a dist-info directory on the path, no pip) with
+Inspect's ``hf`` provider on the tiny local model (greedy): the same answers, verdicts and
+statuses as our own ``eval run`` + ``eval grade``."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from llm_fixtures import one_row_per_domain, our_answers_and_verdicts
 pytest.importorskip("inspect_ai")
 
 REPO = Path(__file__).resolve().parents[1]
-TASK = REPO / "planetarium" / "adapters" / "inspect_task.py"
 MAX_NEW_TOKENS = 8
 METRICS = ("parseable", "solvable", "correct")
 
@@ -24,10 +24,14 @@ METRICS = ("parseable", "solvable", "correct")
 def test_inspect_verdicts_equal_ours(tmp_path, tiny_model):
     rows = one_row_per_domain(tmp_path / "rows.jsonl")
     logs = tmp_path / "logs"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
-           "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    dist = tmp_path / "site" / "planetarium_inspect-0.1.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: planetarium-inspect\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[inspect_ai]\nplanetarium = planetarium.adapters.inspect_task\n")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join(
+        [str(tmp_path / "site"), str(REPO), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run(
-        [sys.executable, "-m", "inspect_ai", "eval", f"{TASK}@planetarium",
+        [sys.executable, "-m", "inspect_ai", "eval", "planetarium/planetarium",
          "--model", f"hf/{tiny_model}", "-M", "do_sample=false", "-M", "device=cpu",
          "-M", "dtype=float32", "-M", 'tokenizer_call_args={"add_special_tokens": false}',
          "-T", f"dataset={rows}", "--max-tokens", str(MAX_NEW_TOKENS), "--max-connections", "1",

@@ -1,7 +1,7 @@
 """Planetarium as an Inspect task, scored by our grader.
 
     pip install 'planetarium[inspect]'
-    inspect eval planetarium/adapters/inspect_task.py@planetarium --model hf/google/gemma-2-2b-it \\
+    inspect eval planetarium/planetarium --model hf/google/gemma-2-2b-it \\
         -M do_sample=false -M 'tokenizer_call_args={"add_special_tokens": false}' \\
         -T dataset=data/planetarium --max-tokens 4096
 
