@@ -51,3 +51,40 @@ def test_inspect_verdicts_equal_ours(tmp_path, tiny_model):
         assert sample["output"]["choices"][0]["message"]["content"] == answer
         assert score["value"] == {m: int(verdict["metrics"][m] is True) for m in METRICS}
         assert score["metadata"] == {"status": verdict["status"], "correct": verdict["correct"]}
+
+
+def test_scorer_equals_eval_grade_on_known_answers(tmp_path):
+    """Right, wrongly typed, fenced and broken answers (Inspect's scripted mockllm model, in
+    process): the scores and statuses are our verdicts."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ModelOutput, ModelUsage
+    from llm_fixtures import demo_rows, known_answers, make_answered_run, write_rows
+
+    from planetarium.adapters import common
+    from planetarium.adapters.inspect_task import planetarium
+    from planetarium.llm.grade import grade_run
+    from planetarium.llm.store import read_jsonl
+
+    rows = demo_rows(4)
+    answers = known_answers(rows)
+    make_answered_run(tmp_path / "ours", "known", rows, answers)
+    grade_run(tmp_path / "ours", workers=1, progress=False)
+    verdicts = {v["id"]: v for v in read_jsonl(tmp_path / "ours" / "verdicts.jsonl")}
+    dataset = write_rows(tmp_path / "rows.jsonl", rows)
+    config = common.benchmark_config(str(dataset))
+    by_prompt = {common.prompt(config, row): answer for row, answer in zip(rows, answers, strict=True)}
+
+    def answer(messages, *_):
+        output = ModelOutput.from_content("mockllm/model", by_prompt[messages[-1].text])
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)  # no tokenizer
+        return output
+
+    [log] = inspect_eval(planetarium(dataset=str(dataset)), model="mockllm/model",
+                         model_args={"custom_outputs": answer}, log_dir=str(tmp_path / "logs"),
+                         display="none")
+    assert log.status == "success" and len(log.samples) == 4, log.error
+    for sample in log.samples:
+        score, verdict = sample.scores["planetarium_grader"], verdicts[str(sample.id)]
+        assert score.value == {m: int(verdict["metrics"][m] is True) for m in METRICS}
+        assert score.metadata == {"status": verdict["status"], "correct": verdict["correct"]}
+    assert sorted(s.scores["planetarium_grader"].value["correct"] for s in log.samples) == [0, 0, 1, 1]

@@ -52,3 +52,21 @@ def test_lm_eval_verdicts_equal_ours(tmp_path, tiny_model):
         assert sample["resps"] == [[answer]]
         assert {m: sample[m] for m in METRICS} == {
             m: int(verdict["metrics"][m] is True) for m in METRICS}
+
+
+def test_process_results_equals_eval_grade_on_known_answers(tmp_path):
+    """Right, wrongly typed, fenced and broken answers: the task's metrics are our verdicts."""
+    from llm_fixtures import demo_rows, known_answers, make_answered_run
+
+    from planetarium.adapters.lm_eval import utils
+    from planetarium.llm.grade import grade_run
+    from planetarium.llm.store import read_jsonl
+
+    rows = demo_rows(4)
+    answers = known_answers(rows)
+    make_answered_run(tmp_path, "known", rows, answers)
+    grade_run(tmp_path, workers=1, progress=False)
+    verdicts = read_jsonl(tmp_path / "verdicts.jsonl")
+    metrics = [utils.process_results(row, [answer]) for row, answer in zip(rows, answers, strict=True)]
+    assert metrics == [{m: int(v["metrics"][m] is True) for m in METRICS} for v in verdicts]
+    assert [m["correct"] for m in metrics] == [1, 0, 1, 0]  # strict typing, as eval grade
