@@ -105,6 +105,10 @@ def test_acpbench_runs_through_the_same_commands_with_the_shared_status(tmp_path
     reported = runner.invoke(main, ["eval", "report", str(run)])
     assert reported.exit_code == 0 and "## Overall (acpbench)" in reported.output
     assert "By kind × task" in (run / "report" / "report.md").read_text()
+    empty = runner.invoke(main, [*argv, "--set", "benchmark.split=[test]", "--out",
+                                 str(tmp_path / "empty")])  # the fixtures hold dev files only
+    assert empty.exit_code == 1 and "benchmark: no acpbench items in" in empty.output
+    assert not (tmp_path / "empty").exists()
 
 
 @pytest.fixture

@@ -46,7 +46,7 @@ def _subset(allowed: tuple[str, ...]):
 @dataclass(frozen=True)
 class AcpConfig(BenchmarkConfig):
     """``dataset``: a question file or folder; ``split``: file split names (``dev``,
-    ``test``); ``prompts``: the published prompt configs folder (default: found next to the
+    ``test``; null: every file); ``prompts``: the published prompt configs folder (default: found next to the
     data); ``tasks`` / ``kinds``: only these (empty: all); ``semantics`` and ``max_states``:
     how generative answers are graded (paper definitions or the published lookups; the exact
     search budget per answer, beside ``timeout_s``)."""
@@ -122,8 +122,8 @@ class AcpBenchmark(Benchmark):
 
         rows = []
         for path in task_files(config.dataset):
-            if path.name.split(".")[0] not in config.split:
-                continue
+            if None not in config.split and path.name.split(".")[0] not in config.split:
+                continue  # a null split selects every file
             for item in load_items(path):
                 if (config.tasks and item.task not in config.tasks) or (
                         config.kinds and item.kind not in config.kinds):

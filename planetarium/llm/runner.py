@@ -23,6 +23,7 @@ from typing import Any
 
 from ..benchmarks import Benchmark, get_benchmark
 from ..benchmarks.prompts import prompt_hash
+from ..config import ConfigError
 from .backends.base import ids_hash
 from .config import EvalConfig, ModelConfig, upgrade_record
 from .store import CompletionLog, RunDirError, write_json, write_jsonl
@@ -109,6 +110,9 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
     run_dir = Path(run_dir) if run_dir is not None else default_run_dir(config)
     benchmark = get_benchmark(config.benchmark.name)
     rows = benchmark.load_items(config.benchmark)
+    if not rows:
+        raise ConfigError(f"no {benchmark.name} items in {config.benchmark.dataset} for split "
+                          f"{list(config.benchmark.split)}", key="benchmark")
     manifest = prepare_run_dir(run_dir, config, benchmark, rows)
     with CompletionLog(run_dir / COMPLETIONS) as log:
         done = log.finished_ids()
