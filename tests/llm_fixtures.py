@@ -248,3 +248,24 @@ def our_answers_and_verdicts(tmp_path: Path, model: Path, rows: Path,
         assert done.exit_code == 0, done.output
     answers = {r["id"]: r["output"] for r in read_jsonl(run / "completions.jsonl")}
     return {v["id"]: (answers[v["id"]], v) for v in read_jsonl(run / "verdicts.jsonl")}
+
+
+#: The adapters' metrics (the stage chain) and the answer length of their runs on the tiny model.
+ADAPTER_METRICS = ("parseable", "solvable", "correct")
+ADAPTER_MAX_NEW_TOKENS = 8
+
+
+def adapter_metrics(verdict: dict[str, Any]) -> dict[str, int]:
+    """A shared-schema verdict as the adapters report it: 1 or 0 per metric."""
+    return {metric: int(verdict["metrics"][metric] is True) for metric in ADAPTER_METRICS}
+
+
+def offline_env(*paths: Path, **extra: str) -> dict[str, str]:
+    """The environment of a framework's CLI run: offline, one thread, this checkout (and
+    ``paths``) importable."""
+    import os
+
+    repo = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([*map(str, paths), str(repo), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "PYTHONPATH": path,
+            **extra}

@@ -6,19 +6,19 @@ statuses as our own ``eval run`` + ``eval grade``."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from llm_fixtures import one_row_per_domain, our_answers_and_verdicts
+from llm_fixtures import (
+    ADAPTER_MAX_NEW_TOKENS,
+    adapter_metrics,
+    offline_env,
+    one_row_per_domain,
+    our_answers_and_verdicts,
+)
 
 pytest.importorskip("inspect_ai")
-
-REPO = Path(__file__).resolve().parents[1]
-MAX_NEW_TOKENS = 8
-METRICS = ("parseable", "solvable", "correct")
 
 
 def test_inspect_verdicts_equal_ours(tmp_path, tiny_model):
@@ -28,13 +28,12 @@ def test_inspect_verdicts_equal_ours(tmp_path, tiny_model):
     dist.mkdir(parents=True)
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: planetarium-inspect\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text("[inspect_ai]\nplanetarium = planetarium.adapters.inspect_task\n")
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join(
-        [str(tmp_path / "site"), str(REPO), os.environ.get("PYTHONPATH", "")])}
+    env = offline_env(tmp_path / "site")
     done = subprocess.run(
         [sys.executable, "-m", "inspect_ai", "eval", "planetarium/planetarium",
          "--model", f"hf/{tiny_model}", "-M", "do_sample=false", "-M", "device=cpu",
          "-M", "dtype=float32", "-M", 'tokenizer_call_args={"add_special_tokens": false}',
-         "-T", f"dataset={rows}", "--max-tokens", str(MAX_NEW_TOKENS), "--max-connections", "1",
+         "-T", f"dataset={rows}", "--max-tokens", str(ADAPTER_MAX_NEW_TOKENS), "--max-connections", "1",
          "--log-dir", str(logs), "--log-format", "json", "--display", "none"],
         env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
@@ -42,14 +41,14 @@ def test_inspect_verdicts_equal_ours(tmp_path, tiny_model):
     log = json.loads(log_file.read_text())
     assert log["status"] == "success"
 
-    ours = our_answers_and_verdicts(tmp_path, tiny_model, rows, MAX_NEW_TOKENS)
+    ours = our_answers_and_verdicts(tmp_path, tiny_model, rows, ADAPTER_MAX_NEW_TOKENS)
     theirs = {str(sample["id"]): sample for sample in log["samples"]}
     assert set(theirs) == set(ours) and len(ours) == 4  # one item of each domain
     for item_id, (answer, verdict) in ours.items():
         sample = theirs[item_id]
         score = sample["scores"]["planetarium_grader"]
         assert sample["output"]["choices"][0]["message"]["content"] == answer
-        assert score["value"] == {m: int(verdict["metrics"][m] is True) for m in METRICS}
+        assert score["value"] == adapter_metrics(verdict)
         assert score["metadata"] == {"status": verdict["status"], "correct": verdict["correct"]}
 
 
@@ -85,6 +84,6 @@ def test_scorer_equals_eval_grade_on_known_answers(tmp_path):
     assert log.status == "success" and len(log.samples) == 4, log.error
     for sample in log.samples:
         score, verdict = sample.scores["planetarium_grader"], verdicts[str(sample.id)]
-        assert score.value == {m: int(verdict["metrics"][m] is True) for m in METRICS}
+        assert score.value == adapter_metrics(verdict)
         assert score.metadata == {"status": verdict["status"], "correct": verdict["correct"]}
     assert sorted(s.scores["planetarium_grader"].value["correct"] for s in log.samples) == [0, 0, 1, 1]

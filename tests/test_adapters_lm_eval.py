@@ -8,39 +8,39 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from llm_fixtures import one_row_per_domain, our_answers_and_verdicts
+from llm_fixtures import (
+    ADAPTER_MAX_NEW_TOKENS,
+    ADAPTER_METRICS,
+    adapter_metrics,
+    offline_env,
+    one_row_per_domain,
+    our_answers_and_verdicts,
+)
 
 pytest.importorskip("lm_eval")
 
 import planetarium.adapters.lm_eval as task_folder  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
-MAX_NEW_TOKENS = 8
-METRICS = ("parseable", "solvable", "correct")
-
 
 def test_lm_eval_verdicts_equal_ours(tmp_path, tiny_model):
     rows = one_row_per_domain(tmp_path / "rows.jsonl")
     out = tmp_path / "lm_eval"
-    env = {**os.environ, "PLANETARIUM_DATASET": str(rows), "HF_HUB_OFFLINE": "1",
-           "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get(
-               "PYTHONPATH", "")])}
+    env = offline_env(PLANETARIUM_DATASET=str(rows))
     done = subprocess.run(
         [sys.executable, "-m", "lm_eval", "--model", "hf", "--model_args",
          f"pretrained={tiny_model},dtype=float32", "--apply_chat_template",
          "--tasks", "planetarium", "--include_path", os.path.dirname(task_folder.__file__),
-         "--gen_kwargs", f"max_gen_toks={MAX_NEW_TOKENS}", "--device", "cpu", "--batch_size", "1",
+         "--gen_kwargs", f"max_gen_toks={ADAPTER_MAX_NEW_TOKENS}", "--device", "cpu", "--batch_size", "1",
          "--output_path", str(out), "--log_samples"],
         env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     [results] = out.glob("*/results_*.json")
     group = json.loads(results.read_text())["results"]["planetarium"]
-    assert {f"{m},none" for m in METRICS} <= set(group)
+    assert {f"{m},none" for m in ADAPTER_METRICS} <= set(group)
 
-    ours = our_answers_and_verdicts(tmp_path, tiny_model, rows, MAX_NEW_TOKENS)
+    ours = our_answers_and_verdicts(tmp_path, tiny_model, rows, ADAPTER_MAX_NEW_TOKENS)
     theirs = {}
     for samples in out.glob("*/samples_planetarium_*.jsonl"):
         for line in samples.read_text().splitlines():
@@ -50,8 +50,7 @@ def test_lm_eval_verdicts_equal_ours(tmp_path, tiny_model):
     for item_id, (answer, verdict) in ours.items():
         sample = theirs[item_id]
         assert sample["resps"] == [[answer]]
-        assert {m: sample[m] for m in METRICS} == {
-            m: int(verdict["metrics"][m] is True) for m in METRICS}
+        assert {m: sample[m] for m in ADAPTER_METRICS} == adapter_metrics(verdict)
 
 
 def test_process_results_equals_eval_grade_on_known_answers(tmp_path):
@@ -68,5 +67,5 @@ def test_process_results_equals_eval_grade_on_known_answers(tmp_path):
     grade_run(tmp_path, workers=1, progress=False)
     verdicts = read_jsonl(tmp_path / "verdicts.jsonl")
     metrics = [utils.process_results(row, [answer]) for row, answer in zip(rows, answers, strict=True)]
-    assert metrics == [{m: int(v["metrics"][m] is True) for m in METRICS} for v in verdicts]
+    assert metrics == [adapter_metrics(v) for v in verdicts]
     assert [m["correct"] for m in metrics] == [1, 0, 1, 0]  # strict typing, as eval grade
