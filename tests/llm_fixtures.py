@@ -90,14 +90,27 @@ def write_rows(path: Path, rows: list[dict[str, Any]]) -> Path:
     return path
 
 
+#: Keys of the ``benchmark:`` section; every other field of :func:`sections` is the model's.
+BENCHMARK_KEYS = ("benchmark", "dataset", "split", "limit", "sample_per_domain", "seed",
+                  "timeout_s")
+
+
+def sections(name: str, **fields: Any) -> dict[str, Any]:
+    """An eval config mapping in its two sections from one flat list of keyword fields (tests
+    name what they vary; ``benchmark`` names the benchmark, default planetarium)."""
+    bench = {k: v for k, v in fields.items() if k in BENCHMARK_KEYS}
+    model = {k: v for k, v in fields.items() if k not in BENCHMARK_KEYS}
+    return {"name": name, "model": {"backend": "transformers", "model": "m", **model},
+            "benchmark": {"name": bench.pop("benchmark", "planetarium"), "split": [None], **bench}}
+
+
 def write_eval_config(tmp_path: Path, n_rows: int, **fields: Any) -> Path:
     """An eval YAML over ``n_rows`` demo rows written next to it; ``fields`` fill the config."""
     import yaml
 
     rows = write_rows(tmp_path / "rows.jsonl", demo_rows(n_rows))
-    config = {"name": "tiny-test", "dataset": str(rows), "splits": [None], **fields}
-    path = tmp_path / f"{config['name']}.yaml"
-    path.write_text(yaml.safe_dump(config))
+    path = tmp_path / "tiny-test.yaml"
+    path.write_text(yaml.safe_dump(sections("tiny-test", dataset=str(rows), **fields)))
     return path
 
 
@@ -130,13 +143,13 @@ def make_answered_run(run_dir: Path, name: str, rows: list[dict[str, Any]], answ
                       **fields: Any) -> None:
     """A run directory whose completions are ``answers`` (one per row, in order; fewer leave
     rows unanswered), ready to grade; ``fields`` fill or override the eval config."""
+    from planetarium.benchmarks import get_benchmark
     from planetarium.llm.config import make_config
     from planetarium.llm.runner import COMPLETIONS, prepare_run_dir
     from planetarium.llm.store import CompletionLog
 
-    config = make_config({"name": name, "backend": "transformers", "model": "m",
-                          "dataset": "rows.jsonl", "splits": [None], **fields})
-    prepare_run_dir(run_dir, config, rows)
+    config = make_config(sections(name, **{"dataset": "rows.jsonl", **fields}))
+    prepare_run_dir(run_dir, config, get_benchmark(config.benchmark.name), rows)
     with CompletionLog(run_dir / COMPLETIONS) as log:
         log.append([{"id": r["id"], "output": a} for r, a in zip(rows, answers, strict=False)])
 
@@ -203,3 +216,56 @@ class ChatServer:
     def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def one_row_per_domain(path: Path) -> Path:
+    """The first held-out test row of each domain of data/demo.yaml (generated in memory)."""
+    from planetarium.dataset import load_rows
+
+    rows: dict[str, dict[str, Any]] = {}
+    for row in load_rows(Path(__file__).resolve().parents[1] / "data" / "demo.yaml", "heldout:test"):
+        rows.setdefault(row["domain"], row)
+    return write_rows(path, list(rows.values()))
+
+
+def our_answers_and_verdicts(tmp_path: Path, model: Path, rows: Path,
+                             max_new_tokens: int) -> dict[str, tuple[str, dict[str, Any]]]:
+    """``eval run`` + ``eval grade`` with greedy decoding, one prompt per batch (the adapters'
+    runs pad nothing either): per item id, the answer and the shared verdict."""
+    import yaml
+    from click.testing import CliRunner
+
+    from planetarium.cli import main
+    from planetarium.llm.store import read_jsonl
+
+    config = tmp_path / "ours.yaml"
+    config.write_text(yaml.safe_dump(sections(
+        "ours", model=str(model), device="cpu", dtype="float32", batch_size=1,
+        max_new_tokens=max_new_tokens, temperature=0.0, dataset=str(rows))))
+    run = tmp_path / "ours"
+    for argv in (eval_run_argv(config, run), ["eval", "grade", str(run), "--workers", "1"]):
+        done = CliRunner().invoke(main, argv)
+        assert done.exit_code == 0, done.output
+    answers = {r["id"]: r["output"] for r in read_jsonl(run / "completions.jsonl")}
+    return {v["id"]: (answers[v["id"]], v) for v in read_jsonl(run / "verdicts.jsonl")}
+
+
+#: The adapters' metrics (the stage chain) and the answer length of their runs on the tiny model.
+ADAPTER_METRICS = ("parseable", "solvable", "correct")
+ADAPTER_MAX_NEW_TOKENS = 8
+
+
+def adapter_metrics(verdict: dict[str, Any]) -> dict[str, int]:
+    """A shared-schema verdict as the adapters report it: 1 or 0 per metric."""
+    return {metric: int(verdict["metrics"][metric] is True) for metric in ADAPTER_METRICS}
+
+
+def offline_env(*paths: Path, **extra: str) -> dict[str, str]:
+    """The environment of a framework's CLI run: offline, one thread, this checkout (and
+    ``paths``) importable."""
+    import os
+
+    repo = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([*map(str, paths), str(repo), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "PYTHONPATH": path,
+            **extra}

@@ -130,16 +130,16 @@ def _eval_configs_on(source: str) -> list[Path]:
     from planetarium.llm.config import load_config as load_eval_config
 
     return [path for path in sorted((ROOT / "eval").glob("*.yaml"))
-            if load_eval_config(path).dataset == source]
+            if load_eval_config(path).benchmark.dataset == source]
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "finetune").glob("*.yaml")), ids=lambda p: p.stem)
 def test_shipped_training_never_sees_a_shipped_test_item(path, monkeypatch):
     """Each finetune config's rows and the rows of every eval config on the same dataset share
     no id and no problem or description (a fine-tuned model is never graded on its training)."""
+    from planetarium.benchmarks import get_benchmark
     from planetarium.dataset import load_rows
     from planetarium.llm.config import load_config as load_eval_config
-    from planetarium.llm.runner import select_rows
 
     monkeypatch.chdir(ROOT)  # dataset paths are relative to the checkout
     cfg = load_config(path)
@@ -149,7 +149,8 @@ def test_shipped_training_never_sees_a_shipped_test_item(path, monkeypatch):
     evals = _eval_configs_on(cfg.data.source)
     assert train and evals
     for eval_path in evals:
-        test = select_rows(load_eval_config(eval_path))
+        config = load_eval_config(eval_path).benchmark
+        test = get_benchmark(config.name).load_items(config)
         for field in ("id", "problem_pddl", "natural_language"):
             overlap = {row[field] for row in train} & {row[field] for row in test}
             assert not overlap, f"{path.name} trains on {len(overlap)} {field}s of {eval_path.name}"

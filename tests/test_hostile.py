@@ -294,12 +294,12 @@ def test_generate_never_overwrites_a_foreign_directory(tmp_path):
 
 
 def test_eval_and_finetune_configs_check_splits_and_datasets(tmp_path):
-    bad_split = run("eval", "run", "--config", ROOT / "eval" / "tiny.yaml", "--set", "splits=[bad]",
-                    "--out", tmp_path / "run")
-    assert bad_split.exit_code == 1 and "splits: expected known splits (unknown split 'bad'" in (
+    bad_split = run("eval", "run", "--config", ROOT / "eval" / "tiny.yaml",
+                    "--set", "benchmark.split=[bad]", "--out", tmp_path / "run")
+    assert bad_split.exit_code == 1 and "split: expected known splits (unknown split 'bad'" in (
         bad_split.output)
-    passwd = run("eval", "run", "--config", ROOT / "eval" / "tiny.yaml", "--set", "dataset=/etc/passwd",
-                 "--out", tmp_path / "run2")
+    passwd = run("eval", "run", "--config", ROOT / "eval" / "tiny.yaml",
+                 "--set", "benchmark.dataset=/etc/passwd", "--out", tmp_path / "run2")
     assert passwd.exit_code == 1 and "not a dataset row" in passwd.output
     finetune = run("finetune", "--config", ROOT / "finetune" / "tiny.yaml", "--set", "data.split=bogus")
     assert finetune.exit_code == 1 and "data.split: expected a known split" in finetune.output

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from llm_fixtures import eval_run_argv, write_eval_config
+from llm_fixtures import eval_run_argv, sections, write_eval_config
 
 from planetarium.cli import main
 from planetarium.llm.availability import check_model, load_error
@@ -62,10 +62,9 @@ def test_offline_check_lets_local_models_through(tiny_model, monkeypatch):  # no
 
 
 def test_loader_errors_are_wrapped(tmp_path):
-    config = make_config({"name": "t", "backend": "transformers", "model": "m",
-                          "dataset": "d", "device": "cpu"})
+    config = make_config(sections("t", dataset="d", device="cpu"))
     with pytest.raises(BackendError, match=f"cannot load model {tmp_path}: "):
-        make_backend(config, str(tmp_path))  # a directory without a model in it
+        make_backend(config.model, str(tmp_path))  # a directory without a model in it
     unreachable = load_error("planetarium-tests/absent", OSError("We couldn't connect"))
     assert str(unreachable).startswith("offline: model planetarium-tests/absent is not in the "
                                        "local cache")

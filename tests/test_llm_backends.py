@@ -9,15 +9,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from llm_fixtures import demo_rows, eval_run_argv, write_eval_config
+from llm_fixtures import demo_rows, eval_run_argv, sections, write_eval_config
 
+from planetarium.benchmarks.prompts import build_messages
 from planetarium.config import ConfigError
 from planetarium.domains import get_domain
 from planetarium.errors import MissingExtraError
 from planetarium.llm.backends import make_backend
 from planetarium.llm.backends.vllm_backend import max_lora_rank
 from planetarium.llm.config import make_config
-from planetarium.llm.prompts import build_messages
 
 CHATS = [
     build_messages(row["natural_language"], get_domain(row["domain"]).pddl) for row in demo_rows(3)
@@ -25,17 +25,9 @@ CHATS = [
 
 
 def _config(backend: str = "transformers", **extra):
-    return make_config(
-        {
-            "name": "t",
-            "backend": backend,
-            "model": "m",
-            "dataset": "d",
-            "device": "cpu",
-            "max_new_tokens": 6,
-            **extra,
-        }
-    )
+    """The ``model:`` section of an eval config (what a backend is built from)."""
+    return make_config(sections("t", backend=backend, dataset="d", device="cpu",
+                                max_new_tokens=6, **extra)).model
 
 
 @pytest.fixture(scope="module")

@@ -44,7 +44,7 @@ def test_run_grade_report(tmp_path, tiny_model, one_thread):  # noqa: F811
 
     graded = runner.invoke(main, ["eval", "grade", str(run_dir), "--workers", "1", "--no-progress"])
     assert graded.exit_code == 0, graded.output
-    assert "strict: n=6" in graded.output and "relaxed: n=6" in graded.output
+    assert "planetarium: n=6: parseable" in graded.output
     reported = runner.invoke(main, ["eval", "report", str(run_dir)])
     assert reported.exit_code == 0, reported.output
     assert "| tiny-test | 6 |" in reported.output
@@ -118,7 +118,7 @@ def test_report_over_two_tiny_models_and_a_refused_third(tmp_path, tiny_model, o
     runs = {
         "a": [],
         "b": ["--model", "tiny:1"],
-        "other": ["--set", f"dataset={other_rows}"],
+        "other": ["--set", f"benchmark.dataset={other_rows}"],
     }
     for name, extra in runs.items():
         done = runner.invoke(main, eval_run_argv(config, tmp_path / name, *extra))

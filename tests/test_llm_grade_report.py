@@ -40,6 +40,34 @@ def test_strict_and_relaxed_verdicts(graded):
     )
 
 
+def test_verdicts_and_results_have_the_shared_schema(graded):
+    """The keys every benchmark writes, the strict verdict as the shared one."""
+    run_dir, results = graded
+    verdicts = [json.loads(line) for line in (run_dir / "verdicts.jsonl").read_text().splitlines()]
+    for verdict in verdicts:
+        assert verdict["status"] == "decided" and verdict["groups"] == {"domain": verdict["domain"]}
+        assert verdict["correct"] is verdict["strict"]["correct"] is verdict["metrics"]["correct"]
+    assert results["benchmark"] == "planetarium"
+    assert results["overall"] == {"n": 8, "correct": 4, "correct_rate": 0.5, "statuses": {"decided": 8},
+                                  "metrics": {"parseable": 4, "solvable": 4, "correct": 4}}
+
+
+def test_a_run_folder_of_the_flat_layout_is_still_graded_and_reported(tmp_path):
+    """run.json written before the two config sections: read as a Planetarium run."""
+    make_run(tmp_path, "old")
+    manifest = json.loads((tmp_path / "run.json").read_text())
+    config = manifest.pop("config")
+    manifest.pop("benchmark")
+    manifest["config"] = {"name": "old", **config["model"], "dataset": "rows.jsonl",
+                          "splits": [None], "grade_timeout_s": 7.0}
+    (tmp_path / "run.json").write_text(json.dumps(manifest))
+    results = grade_run(tmp_path, workers=1, progress=False)
+    assert results["config"]["benchmark"] == {"name": "planetarium", "dataset": "rows.jsonl",
+                                              "split": [None], "seed": 0, "timeout_s": 7.0}
+    assert results["overall"]["correct"] == 4
+    assert "| old | planetarium | zero-shot | m |" in build_report([tmp_path]).markdown()
+
+
 def test_results_record_reproducibility_facts(graded):
     _, results = graded
     for key in (

@@ -3,29 +3,21 @@
 from __future__ import annotations
 
 import socket
+from dataclasses import replace
 
 import pytest
-from llm_fixtures import ChatServer
+from llm_fixtures import ChatServer, sections
 
+from planetarium.benchmarks.prompts import build_messages
 from planetarium.config import ConfigError
 from planetarium.llm.backends import BackendError, make_backend
 from planetarium.llm.config import make_config
-from planetarium.llm.prompts import build_messages
 
 
 def _config(base_url: str, **extra):
-    return make_config(
-        {
-            "name": "api",
-            "backend": "openai",
-            "model": "m",
-            "dataset": "unused",
-            "base_url": base_url,
-            "backoff_s": 0.01,
-            "max_new_tokens": 50,
-            **extra,
-        }
-    )
+    """The ``model:`` section of an eval config (what a backend is built from)."""
+    return make_config(sections("api", backend="openai", dataset="unused", base_url=base_url,
+                                backoff_s=0.01, max_new_tokens=50, **extra)).model
 
 
 def _chats(n: int) -> list:
@@ -60,9 +52,7 @@ def test_reasoning_model_payload_and_api_key_from_env(monkeypatch):
         use_max_completion_tokens=True,
     )
     with ChatServer() as server:
-        backend = make_backend(
-            make_config({**config.to_dict(), "base_url": server.base_url}), "o1-mini"
-        )
+        backend = make_backend(replace(config, base_url=server.base_url), "o1-mini")
         backend.generate(_chats(1))
     request = server.requests[0]
     assert request["headers"]["Authorization"] == "Bearer sekrit"

@@ -164,7 +164,7 @@ def test_runs_over_different_items_are_refused(pair, tmp_path):
 
 def test_report_cli_refuses_cleanly_and_takes_labels(pair, tmp_path):
     runner = CliRunner()
-    other = graded_run(tmp_path / "other", "other", rows=demo_rows(4), splits=["heldout:test"])
+    other = graded_run(tmp_path / "other", "other", rows=demo_rows(4), split=["heldout:test"])
     refused = runner.invoke(main, ["eval", "report", str(pair[0]), str(other)])
     assert refused.exit_code == 1 and "Traceback" not in refused.output
     assert "Error: these runs were not graded on the same items" in refused.output
@@ -209,8 +209,8 @@ def test_softer_differences_are_warnings_not_refusals(tmp_path):
 
     from planetarium.llm.identity import RunIdentity, check_comparable
 
-    one = RunIdentity(tmp_path / "a", "a", "m", None, "vllm", "d", ("heldout:test",), "h", "c",
-                      "p1", "0123456789ab")
+    one = RunIdentity(tmp_path / "a", "planetarium", "a", "m", None, "vllm", "d",
+                      ("heldout:test",), "h", "c", "p1", "0123456789ab")
     two = replace(one, run_dir=tmp_path / "b", prompt_template_hash="p2",
                   graded_by="ba9876543210+dirty")
     warnings = check_comparable([one, two], ["a", "b"], allow_mixed=False)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from llm_fixtures import demo_rows
+from llm_fixtures import demo_rows, sections
 
 import planetarium.dataset
 import planetarium.llm.backends as backends
+from planetarium.benchmarks.planetarium import BENCHMARK
 from planetarium.llm.backends import BackendError, Completion
 from planetarium.llm.config import make_config
-from planetarium.llm.runner import COMPLETIONS, run_eval, select_rows
+from planetarium.llm.runner import COMPLETIONS, run_eval
 from planetarium.llm.store import RunDirError, read_jsonl
 
 ROWS = demo_rows(10)
@@ -54,17 +55,7 @@ def fake(monkeypatch):
 
 
 def _config(**extra):
-    return make_config(
-        {
-            "name": "scripted",
-            "backend": "transformers",
-            "model": "m",
-            "dataset": "rows.jsonl",
-            "splits": [None],
-            "batch_size": 3,
-            **extra,
-        }
-    )
+    return make_config(sections("scripted", **{"dataset": "rows.jsonl", "batch_size": 3, **extra}))
 
 
 def test_run_writes_one_line_per_item(fake, tmp_path):
@@ -107,6 +98,9 @@ def test_resume_with_another_config_is_refused(fake, tmp_path):
 
 
 def test_selection_limit_and_per_domain_sample(fake):
+    def select_rows(config):
+        return BENCHMARK.load_items(config.benchmark)
+
     assert [r["id"] for r in select_rows(_config(limit=3))] == [r["id"] for r in ROWS[:3]]
     sampled = select_rows(_config(sample_per_domain=2, seed=1))
     assert sorted(r["domain"] for r in sampled) == ["blocksworld"] * 2 + ["gripper"] * 2

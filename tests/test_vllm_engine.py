@@ -82,11 +82,14 @@ def finetuned(tiny_model, dataset, tmp_path_factory) -> Path:  # noqa: F811
 
 
 def _config(dataset: Path, **fields):
-    return make_config({
-        "name": "vllm-test", "backend": "vllm", "model": "tiny", "dataset": str(dataset),
-        "splits": ["random:test"], "max_new_tokens": MAX_NEW_TOKENS, "temperature": 0.0,
-        "dtype": "float32", "max_model_len": 4096, "device": "cpu", **fields,
-    })
+    """The ``model:`` section of an eval config (what a backend is built from)."""
+    model = {"backend": "vllm", "model": "tiny", "max_new_tokens": MAX_NEW_TOKENS,
+             "temperature": 0.0, "dtype": "float32", "max_model_len": 4096, "device": "cpu",
+             **fields}
+    if model["backend"] != "vllm":
+        model.pop("max_model_len")
+    return make_config({"name": "vllm-test", "model": model, "benchmark": {
+        "name": "planetarium", "dataset": str(dataset), "split": ["random:test"]}}).model
 
 
 @pytest.fixture(scope="module")
@@ -188,8 +191,8 @@ def test_paper_pipeline_end_to_end(tiny_model, dataset, finetuned, vllm_outputs,
     adapter = finetuned / "adapter"
     common = [
         "--adapter", str(adapter), "--max-new-tokens", str(MAX_NEW_TOKENS),
-        "--set", f"model={tiny_model}", "--set", f"dataset={dataset}",
-        "--set", "splits=[random:test]", "--set", "dtype=float32",
+        "--set", f"model.model={tiny_model}", "--set", f"benchmark.dataset={dataset}",
+        "--set", "benchmark.split=[random:test]", "--set", "model.dtype=float32",
     ]
     vllm_run, hf_run = tmp_path / "vllm", tmp_path / "transformers"
     _eval_run(["--config", str(REPO / "eval" / "tiny-vllm.yaml"), "--out", str(vllm_run), *common])
@@ -215,7 +218,7 @@ def test_paper_pipeline_end_to_end(tiny_model, dataset, finetuned, vllm_outputs,
         graded = runner.invoke(main, ["eval", "grade", str(run_dir), "--workers", "1",
                                       "--no-progress"])
         assert graded.exit_code == 0, graded.output
-        assert f"strict: n={N_TEST}" in graded.output
+        assert f"planetarium: n={N_TEST}: parseable" in graded.output
     report_dir = tmp_path / "report"
     reported = runner.invoke(main, ["eval", "report", str(vllm_run), str(hf_run), "--out",
                                     str(report_dir)])
@@ -228,7 +231,7 @@ def test_shipped_vllm_config_runs_as_shipped(tiny_model, tmp_path):  # noqa: F81
     """eval/tiny-vllm.yaml exactly as a user runs it: bfloat16, no adapter (LoRA disabled)."""
     run_dir = tmp_path / "shipped"
     _eval_run(["--config", str(REPO / "eval" / "tiny-vllm.yaml"), "--out", str(run_dir),
-               "--limit", "3", "--set", f"model={tiny_model}"])
+               "--limit", "3", "--set", f"model.model={tiny_model}"])
     records = read_jsonl(run_dir / "completions.jsonl")
     assert len(records) == 3
     assert all(r["adapter"] is None and 0 < r["completion_tokens"] <= 32 for r in records)

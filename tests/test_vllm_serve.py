@@ -107,7 +107,7 @@ def test_vllm_serve_config_runs_against_a_real_server(server, tiny_model, tmp_pa
     argv = [
         "eval", "run", "--config", str(REPO / "eval" / "vllm-serve.yaml"), "--out", str(run_dir),
         "--model", SERVED_NAME, "--max-new-tokens", str(MAX_NEW_TOKENS),
-        "--set", f"base_url={server}", "--set", f"dataset={dataset}",
+        "--set", f"model.base_url={server}", "--set", f"benchmark.dataset={dataset}",
     ]
     done = CliRunner().invoke(main, argv)
     assert done.exit_code == 0, done.output

@@ -12,8 +12,10 @@ from planetarium.llm.config import make_config
 
 
 def _config(**fields):
-    base = {"name": "t", "backend": "vllm", "model": "m", "dataset": "d", "dtype": "auto"}
-    return make_config({**base, **fields})
+    """The ``model:`` section of a vLLM eval config."""
+    model = {"backend": "vllm", "model": "m", "dtype": "auto", **fields}
+    return make_config({"name": "t", "model": model,
+                        "benchmark": {"name": "planetarium", "dataset": "d"}}).model
 
 
 def test_unset_memory_share_is_small_on_cpu_and_vllms_default_on_gpu():
@@ -55,3 +57,17 @@ def test_float32_lora_is_refused_on_a_gpu_only(tmp_path):
         engine_args(config, "m", on_cpu=False)
     assert engine_args(config, "m", on_cpu=True)["dtype"] == "float32"
     assert engine_args(_config(adapter=str(tmp_path)), "m", on_cpu=False)["dtype"] == "bfloat16"
+
+
+def test_parallelism_reaches_the_engine_only_when_asked():
+    """tensor_parallel_size always; data parallelism and the executor only when set."""
+    plain = engine_args(_config(), "m", on_cpu=False)
+    assert plain["tensor_parallel_size"] == 1
+    assert "data_parallel_size" not in plain and "distributed_executor_backend" not in plain
+    spread = engine_args(_config(tensor_parallel_size=2, data_parallel_size=4,
+                                 distributed_executor_backend="ray"), "m", on_cpu=False)
+    assert (spread["tensor_parallel_size"], spread["data_parallel_size"],
+            spread["distributed_executor_backend"]) == (2, 4, "ray")
+    with pytest.raises(ConfigError, match="model.distributed_executor_backend: expected one of "
+                                          "mp, ray, uni, external_launcher, got 'slurm'"):
+        _config(distributed_executor_backend="slurm")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import MissingExtraError, require
 from .backends.base import BackendError
-from .config import TINY_PREFIX, ConfigError, EvalConfig
+from .config import TINY_PREFIX, ConfigError, ModelConfig
 
 ADAPTER_CONFIG = "adapter_config.json"
 _TRUE = {"1", "on", "yes", "true"}
@@ -88,13 +88,13 @@ _BACKEND_MODULES = {
 }
 
 
-def check_extras(config: EvalConfig) -> None:
+def check_extras(options: ModelConfig) -> None:
     """Refuse a run whose backend's packages are missing, with the ``pip install`` line, before
     the run directory exists (a failed pre-check must leave nothing to block the rerun)."""
-    needs = list(_BACKEND_MODULES[config.backend])
-    if config.adapter and config.backend != "openai":
+    needs = list(_BACKEND_MODULES.get(options.backend, ()))
+    if getattr(options, "adapter", None):  # only backends that load adapters have the key
         needs.append(("peft", "train"))
-    if config.model.startswith(TINY_PREFIX):  # built here with tokenizers and transformers
+    if options.model.startswith(TINY_PREFIX):  # built here with tokenizers and transformers
         needs += [("tokenizers", "train"), ("torch", "train"), ("transformers", "train")]
     for module, extra in needs:
         try:
@@ -105,10 +105,12 @@ def check_extras(config: EvalConfig) -> None:
             raise MissingExtraError(module, extra)
 
 
-def check_inputs(config: EvalConfig) -> None:
+def check_inputs(options: ModelConfig) -> None:
     """The backend's packages, the adapter, and a Hub model in offline mode (``tiny:`` is built
     locally; a server's model name is not ours to look up)."""
-    check_extras(config)
-    check_adapter(config.adapter)
-    if config.backend != "openai" and not config.model.startswith(TINY_PREFIX):
-        check_model(config.model)
+    from .backends.registry import get_backend
+
+    check_extras(options)
+    check_adapter(getattr(options, "adapter", None))
+    if get_backend(options.backend).local and not options.model.startswith(TINY_PREFIX):
+        check_model(options.model)

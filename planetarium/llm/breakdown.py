@@ -20,34 +20,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..benchmarks.planetarium import STAGES as STAGES  # the report modules read it here
+from ..benchmarks.planetarium import passed, undecided
 from ..dataset import splits
 from .stats import Rate, holm, mcnemar_exact
 
-STAGES = ("parseable", "solvable", "correct")
-_CHAIN = {
-    "parseable": ("parseable",),
-    "solvable": ("parseable", "solvable"),
-    "correct": ("parseable", "solvable", "equivalent"),
-}
 #: The dataset's abstractness classes as the report prints them (``explicit to abstract``).
 ABSTRACTNESS_CLASSES = tuple(c.replace("_", " ") for c in splits.ABSTRACTION_CLASSES)
 #: The paper's size bins (Table 1), as the dataset names them.
 SIZE_BINS = tuple(splits.size_bins())
-
-
-def passed(verdict: dict[str, Any], stage: str) -> bool:
-    """Whether one mode's verdict passes ``stage`` and every stage before it."""
-    return all(verdict.get(field) is True for field in _CHAIN[stage])
-
-
-def undecided(verdict: dict[str, Any]) -> bool:
-    """A null in the chain before any false: the grader could not say (time limit, ...)."""
-    for field in _CHAIN["correct"]:
-        if verdict.get(field) is False:
-            return False
-        if verdict.get(field) is None:
-            return True
-    return False
 
 
 def abstractness(row: dict[str, Any]) -> str:

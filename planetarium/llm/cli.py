@@ -1,4 +1,5 @@
-"""``planetarium eval run|acp|grade|report``: a thin click layer over the runner, grader and report.
+"""``planetarium eval run|grade|report``: a thin click layer over the runner, grader and report,
+the same three commands for every benchmark (the config's ``benchmark:`` section names it).
 
 Importing this module loads no torch, transformers or vLLM; the commands import them when run.
 Also runnable on its own as ``python -m planetarium.llm.cli`` (used by the resume test).
@@ -32,7 +33,7 @@ class _Group(click.Group):
 
 @click.group("eval", cls=_Group)
 def eval_group() -> None:
-    """Run models over the dataset, grade their answers and report (paper, Section 5)."""
+    """Run a model over a benchmark, grade its answers and report (any registered benchmark)."""
 
 
 @eval_group.command("run")
@@ -44,12 +45,12 @@ def eval_group() -> None:
 )
 @click.option("--model", help="Override the model path or id.")
 @click.option("--adapter", help="Override the LoRA adapter directory.")
-@click.option("--limit", type=int, help="Only the first N selected items.")
+@click.option("--limit", type=int, help="Only the first N selected items (benchmark.limit).")
 @click.option("--max-new-tokens", type=int)
 @click.option("--batch-size", type=int)
 @click.option(
     "--set", "settings", multiple=True, metavar="KEY=VALUE",
-    help="Override any config field, e.g. --set temperature=0.5 (checked like the YAML)."
+    help="Override any config field, e.g. --set model.temperature=0.5 (checked like the YAML)."
 )
 def run_command(config_path: str, out: str | None, settings: tuple[str, ...], **named: Any) -> None:
     """Generate completions; a rerun resumes where the last one stopped."""
@@ -63,50 +64,11 @@ def run_command(config_path: str, out: str | None, settings: tuple[str, ...], **
     )
 
 
-@eval_group.command("acp")
-@click.argument("data", type=click.Path(exists=True))
-@click.option(
-    "--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False),
-    help="An eval config (backend, model, sampling); its dataset fields are not used.",
-)
-@click.option(
-    "--out", "out_path", required=True, type=click.Path(dir_okay=False),
-    help="Responses JSONL for 'planetarium acp score' (appended; a rerun resumes).",
-)
-@click.option(
-    "--prompts", type=click.Path(exists=True, file_okay=False),
-    help="The published prompt configs folder (default: configs/tasks next to DATA).",
-)
-@click.option("--task", "tasks", multiple=True,
-              type=click.Choice(["app", "prog", "reach", "areach", "val", "just", "land", "nexta"]),
-              help="Only these tasks (repeatable).")
-@click.option("--kind", "kinds", multiple=True, type=click.Choice(["gen", "bool", "mcq"]),
-              help="Only these question kinds (repeatable).")
-@click.option("--limit", type=int, help="Only the first N selected questions.")
-@click.option("--model", help="Override the model path or id.")
-@click.option(
-    "--set", "settings", multiple=True, metavar="KEY=VALUE",
-    help="Override any config field, e.g. --set max_new_tokens=512.",
-)
-def acp_command(data: str, config_path: str, out_path: str, prompts: str | None,
-                tasks: tuple[str, ...], kinds: tuple[str, ...], limit: int | None,
-                model: str | None, settings: tuple[str, ...]) -> None:
-    """Ask the model ACPBench questions in DATA with the published 2-shot prompts."""
-    from .acp_run import run_acp
-    from .config import load_config
-
-    summary = run_acp(load_config(config_path, settings, model=model), data, out_path,
-                      prompts=prompts, tasks=tasks, kinds=kinds, limit=limit)
-    click.echo(
-        f"{summary['out']}: {summary['questions']} questions, {summary['skipped']} already "
-        f"answered, {summary['generated']} generated, {summary['errors']} refused by the server"
-    )
-
-
 @eval_group.command("grade")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--workers", type=int, help="Grading processes (default: all cores).")
-@click.option("--timeout", "timeout_s", type=SECONDS, help="Seconds per item (default from config).")
+@click.option("--timeout", "timeout_s", type=SECONDS,
+              help="Grading time limit per answer in seconds (default: benchmark.timeout_s).")
 @click.option("--progress/--no-progress", default=True)
 @click.option("--explain/--no-explain", default=True, show_default=True,
               help="Attach an explanation (renaming, differences, error categories) to every "
@@ -114,16 +76,16 @@ def acp_command(data: str, config_path: str, out_path: str, prompts: str | None,
 def grade_command(
     run_dir: str, workers: int | None, timeout_s: float | None, progress: bool, explain: bool
 ) -> None:
-    """Grade every completion with strict and relaxed typing; write results.json."""
-    from .breakdown import STAGES
+    """Grade every answer with the run's benchmark; write verdicts.jsonl and results.json."""
     from .grade import grade_run
     from .stats import Rate
 
     results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress,
                         explain=explain)
-    for mode, row in results["summary"].items():
-        rates = ", ".join(f"{stage} {Rate(row[stage], row['n'])}" for stage in STAGES)
-        click.echo(f"{mode}: n={row['n']}: {rates}")
+    row = results["overall"]
+    rates = ", ".join(f"{metric} {Rate(k, row['n'])}" for metric, k in row["metrics"].items())
+    statuses = ", ".join(f"{status} {count}" for status, count in row["statuses"].items())
+    click.echo(f"{results['benchmark']}: n={row['n']}: {rates}; status: {statuses or '-'}")
     if results["n_missing"]:
         click.echo(f"warning: {results['n_missing']} items have no completion yet", err=True)
 
@@ -163,6 +125,21 @@ def report_command(
         click.echo(f"warning: {warning}", err=True)
     click.echo(report.markdown(summary=True))
     click.echo(f"full report, figures and CSV/JSON tables: {Path(out) / 'report.md'}", err=True)
+
+
+@eval_group.command("plugins")
+def plugins_command() -> None:
+    """List the registered benchmarks and backends (built-ins and plug-ins) and any that failed."""
+    from ..benchmarks.registry import REGISTRY as BENCHMARKS
+    from .backends.registry import REGISTRY as BACKENDS
+
+    for what, registry, kind in (("benchmark", BENCHMARKS, lambda b: b.config_type),
+                                 ("backend", BACKENDS, lambda s: s.options)):
+        for name, plugin in registry.available().items():
+            options = kind(plugin)
+            click.echo(f"{what:9s} {name:14s} {options.__module__}.{options.__name__}")
+        for name, why in registry.failures().items():
+            click.echo(f"{what:9s} {name:14s} FAILED TO LOAD: {why}")
 
 
 if __name__ == "__main__":

@@ -1,35 +1,31 @@
-"""Grade a finished (or partial) run on CPU and write a reproducibility record.
+"""Grade a finished (or partial) run on CPU and write its results in the one shared schema.
 
-Every completion is graded three times: with strict typing, with typing relaxed (the paper's
-Figure 4: models add ``:typing`` to untyped domains), and *anchored* (strict typing, and every
-ground-truth object the description names must keep its name).  ``results.json`` records what is needed
-to say two numbers are comparable: the config, package versions, dataset and prompt-template
-hashes and the git revision.
+The run's benchmark (named in ``run.json``) grades every answer into an
+:class:`~planetarium.benchmarks.ItemResult`; ``verdicts.jsonl`` gets one line per answer
+(the shared keys ``id, status, correct, score, metrics, groups, reason`` and the benchmark's own
+beside them) and ``results.json`` the run manifest, the shared aggregates (``overall``), the
+benchmark's own (``summary``) and what is needed to say two numbers are comparable: package
+versions and the git revision.  The time limit per answer is the config's
+``benchmark.timeout_s`` unless ``eval grade --timeout`` overrides it.
 """
 
 from __future__ import annotations
 
 import datetime
 import importlib.metadata
-import re
 import subprocess
-import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ..grading import GradeOptions, GradeResult
-from ..limits import check_seconds
-from .breakdown import STAGES, passed, undecided
+from ..benchmarks import Benchmark, get_benchmark
+from ..config import build
+from .benchmark_tables import metric_rate
 from .runner import COMPLETIONS, ITEMS, read_manifest
 from .store import read_jsonl, write_json, write_jsonl
 
 VERDICTS = "verdicts.jsonl"
 RESULTS = "results.json"
-MODES = {"strict": False, "relaxed": True}
-#: Also graded, with strict typing and the objects the description names anchored
-#: (name-anchored equivalence); kept apart from MODES so reports built on MODES are unchanged.
-ANCHORED = "anchored"
-ALL_MODES = {**MODES, ANCHORED: False}
 _PACKAGES = (
     "planetarium",
     "rustworkx",
@@ -70,46 +66,14 @@ def git_revision() -> str | None:
         return None
 
 
-def text_anchors(problem_pddl: str, text: str) -> list[str]:
-    """Ground-truth objects that the description names (whole words, any letter case): an
-    explicit description pins them, so the anchored score keeps their names."""
-    from ..errors import PlanetariumError
-    from ..grading import load_ground_truth
-
-    try:
-        _, truth = load_ground_truth(problem_pddl)
-    except PlanetariumError:
-        return []  # grading reports the broken ground truth itself
-    words = set(re.findall(r"[\w\-]+", text.lower()))
-    return sorted(o for o in truth.objects if o in words)
-
-
-#: ``stages``: each stage's own status and reason (the run viewer shows them all).
-_VERDICT_KEYS = ("parseable", "solvable", "equivalent", "correct", "status", "stage", "reason",
-                 "stages")
-
-
-def _verdict(result: GradeResult) -> dict[str, Any]:
-    """The part of a result row a verdict file keeps (``correct``: None counts as not passed),
-    with the explanation when one was computed."""
-    row = result.to_dict()
-    return {key: row[key] for key in (*_VERDICT_KEYS, "explanation") if key in row}
-
-
-def summarize(verdicts: list[dict[str, Any]], modes=MODES) -> dict[str, dict[str, Any]]:
-    """Counts and rates of each stage, per grading mode, plus items that got no verdict
-    (a null stage before any failed one; see :mod:`.breakdown`)."""
+def overall(benchmark: Benchmark, verdicts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The shared aggregates: n, each metric's count (passing it and every one before it, as
+    :attr:`Benchmark.metrics` chains them), the correct rate, and the count of each status."""
     total = len(verdicts)
-    summary = {}
-    for mode in modes:
-        counts = {stage: sum(passed(v[mode], stage) for v in verdicts) for stage in STAGES}
-        summary[mode] = {
-            "n": total,
-            **counts,
-            **{f"{stage}_rate": counts[stage] / total if total else 0.0 for stage in STAGES},
-            "undecided": sum(undecided(v[mode]) for v in verdicts),
-        }
-    return summary
+    counts = {m: metric_rate(verdicts, benchmark.metrics, m).k for m in benchmark.metrics}
+    correct = sum(v["correct"] is True for v in verdicts)
+    return {"n": total, "correct": correct, "correct_rate": correct / total if total else 0.0,
+            "metrics": counts, "statuses": dict(sorted(Counter(v["status"] for v in verdicts).items()))}
 
 
 def grade_run(
@@ -122,61 +86,38 @@ def grade_run(
 ) -> dict[str, Any]:
     """Write ``verdicts.jsonl`` and ``results.json`` for ``run_dir`` and return the results.
 
-    ``explain`` (on by default: the report's error categories come from explanations) attaches
-    to every decided verdict the renaming and the differences that make it (see
-    :mod:`planetarium.equivalence.explain`).
+    ``explain`` (on by default: the report's error categories come from explanations) asks the
+    benchmark to attach why each verdict was reached, where it can (Planetarium: the renaming
+    and the differences, :mod:`planetarium.equivalence.explain`).
     """
-    from ..batch import grade_batch
-
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
-    rows = read_jsonl(run_dir / ITEMS, required=("id", "domain", "problem_pddl"))
+    benchmark = get_benchmark(manifest.get("benchmark", "planetarium"))
+    config = build(benchmark.config_type, manifest["config"]["benchmark"], source=str(run_dir),
+                   key="benchmark")
+    rows = read_jsonl(run_dir / ITEMS, required=("id",))
     answers: dict[str, dict[str, Any]] = {}
     for record in read_jsonl(run_dir / COMPLETIONS, required=("id", "output")):
         answers.setdefault(record["id"], record)
     answered = [row for row in rows if str(row["id"]) in answers]
-    jobs = [
-        {
-            "id": str(row["id"]),
-            "gt": row["problem_pddl"],
-            "pred": answers[str(row["id"])]["output"],
-            "is_placeholder": bool(row.get("is_placeholder", False)),
-        }
-        for row in answered
-    ]
-    anchored_jobs = [{**job, "anchored_objects": text_anchors(row["problem_pddl"],
-                                                             row.get("natural_language", ""))}
-                     for job, row in zip(jobs, answered, strict=True)]
-    timeout = timeout_s if timeout_s is not None else check_seconds(
-        manifest["config"].get("grade_timeout_s"), f"{run_dir}: config grade_timeout_s")
-    graded = {}
-    for number, (mode, relax) in enumerate(ALL_MODES.items(), start=1):
-        if progress:  # one bar per pass; say which pass it is
-            print(f"grading {len(jobs)} answers: {mode} ({number}/{len(ALL_MODES)})",
-                  file=sys.stderr, flush=True)
-        graded[mode] = {
-            result.id: _verdict(result)
-            for result in grade_batch(
-                anchored_jobs if mode == ANCHORED else jobs,
-                options=GradeOptions(timeout_s=timeout, relax_typing=relax, explain=explain),
-                workers=workers,
-                progress=progress,
-                total=len(jobs),
-            )
-        }
     verdicts = [
-        {"id": job["id"], "domain": row["domain"], **{m: graded[m][job["id"]] for m in ALL_MODES}}
-        for job, row in zip(jobs, answered, strict=True)
+        result.to_dict()
+        for result in benchmark.grade(
+            config, answered, [answers[str(row["id"])]["output"] for row in answered],
+            timeout_s=timeout_s if timeout_s is not None else config.timeout_s,
+            workers=workers, progress=progress, explain=explain)
     ]
     write_jsonl(run_dir / VERDICTS, verdicts)
     results = {
         **manifest,
+        "benchmark": benchmark.name,
         "packages": package_versions(),
         "git_revision": git_revision(),
         "graded_at": datetime.datetime.now(datetime.timezone.utc).isoformat(),
         "n_answered": len(answered),
         "n_missing": len(rows) - len(answered),
-        "summary": summarize(verdicts, ALL_MODES),
+        "overall": overall(benchmark, verdicts),
+        "summary": benchmark.summary(verdicts),
     }
     write_json(run_dir / RESULTS, results)
     return results

@@ -29,6 +29,7 @@ class RunIdentity:
     """What a run was: model, adapter, backend, config, and the items it was graded on."""
 
     run_dir: Path
+    benchmark: str
     config_name: str
     model: str
     adapter: str | None
@@ -53,15 +54,16 @@ class RunIdentity:
     @classmethod
     def from_results(cls, run_dir: Path, results: dict[str, Any]) -> RunIdentity:
         """Read the identity from ``results.json`` (the run manifest plus grading facts)."""
-        config = results["config"]
+        model, benchmark = results["config"]["model"], results["config"]["benchmark"]
         return cls(
             run_dir=run_dir,
+            benchmark=results.get("benchmark", "planetarium"),
             config_name=results["name"],
-            model=config["model"],
-            adapter=config.get("adapter"),
-            backend=config["backend"],
-            dataset=str(config["dataset"]),
-            splits=tuple(config.get("splits") or (None,)),
+            model=model["model"],
+            adapter=model.get("adapter"),
+            backend=model["backend"],
+            dataset=str(benchmark["dataset"]),
+            splits=tuple(benchmark.get("split") or (None,)),
             dataset_hash=results["dataset_hash"],
             config_hash=results["config_hash"],
             prompt_template_hash=results.get("prompt_template_hash", ""),
@@ -135,6 +137,10 @@ def check_comparable(
     With ``allow_mixed`` the refusal becomes the first warning instead.
     """
     warnings = []
+    benchmarks = sorted({i.benchmark for i in identities})
+    if len(benchmarks) > 1:
+        raise ReportError(f"these runs are of different benchmarks ({', '.join(benchmarks)}); "
+                          "report each benchmark's runs on their own")
     items = {(i.dataset_hash, i.splits) for i in identities}
     if len(items) > 1:
         lines = "\n".join(

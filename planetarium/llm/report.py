@@ -16,13 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..benchmarks import get_benchmark
+from ..benchmarks.planetarium import ANCHORED, MODES
 from ..errors import require
+from .benchmark_tables import benchmark_tables
 from .breakdown import n_undecided, rate
 from .categories import FIGURE as CATEGORY_FIGURE
 from .categories import category_tables, plot_categories
-from .config import TINY_PREFIX
+from .config import TINY_PREFIX, upgrade_record
 from .figures import FIGURES
-from .grade import ANCHORED, MODES, RESULTS, VERDICTS
+from .grade import RESULTS, VERDICTS
 from .identity import ReportError, RunIdentity, assign_labels, check_comparable
 from .runner import COMPLETIONS, ITEMS
 from .store import RunDirError, read_json, read_jsonl
@@ -37,6 +40,8 @@ from .tables import (
 )
 
 TABLES_DIR = "tables"
+#: A Planetarium report's figures: the paper's and the error categories' (name -> plot).
+PAPER_FIGURES = {**FIGURES, CATEGORY_FIGURE: plot_categories}
 HOW_TO_READ = (
     "Each rate is the share of graded items that passed the stage and every stage before it "
     "(parseable → solvable → correct), shown as `rate [95% Wilson interval] (passed/n)`; an "
@@ -44,6 +49,13 @@ HOW_TO_READ = (
     "*undecided*. Paired comparisons use only the items both runs answered; the exact McNemar "
     "test looks at the items where exactly one of the two passed, and *p (Holm)* adjusts for the "
     "number of pairs compared at the same stage."
+)
+
+HOW_TO_READ_ANY = (
+    "Each rate is the share of graded items that passed the metric and every one before it, "
+    "shown as `rate [95% Wilson interval] (passed/n)`; *undecided* counts items whose grading "
+    "status is not `decided` (time limit, unreadable question, grader error): they count as not "
+    "passed and are listed by status."
 )
 
 
@@ -63,7 +75,7 @@ def load_run(run_dir: str | Path) -> RunRecord:
     run_dir = Path(run_dir)
     if not (run_dir / RESULTS).is_file():
         raise RunDirError(f"{run_dir}: not graded yet; run 'planetarium eval grade {run_dir}'")
-    results = read_json(run_dir / RESULTS, ("config", "summary"))
+    results = upgrade_record(read_json(run_dir / RESULTS, ("config",)))
     items = {str(row["id"]): row for row in read_jsonl(run_dir / ITEMS, ("id",))}
     verdicts = read_jsonl(run_dir / VERDICTS, ("id",))
     if any(str(v["id"]) not in items for v in verdicts):
@@ -77,7 +89,7 @@ def load_run(run_dir: str | Path) -> RunRecord:
         rows=rows,
         completions=completions,
         n_missing=results.get("n_missing", 0),
-        max_new_tokens=results["config"].get("max_new_tokens"),
+        max_new_tokens=results["config"]["model"].get("max_new_tokens"),
     )
 
 
@@ -147,20 +159,24 @@ class Report:
     warnings: list[str]
     notes: list[str]
     tables: list[Table]
+    benchmark: str = "planetarium"
+    figures: tuple[str, ...] = tuple(PAPER_FIGURES)
 
     def markdown(self, *, summary: bool = False) -> str:
         """The whole report, or (``summary``) runs, notes, overall rates and comparisons."""
-        parts = ["# Planetarium evaluation report"]
+        parts = ["# Planetarium evaluation report" + (
+            "" if self.benchmark == "planetarium" else f": {self.benchmark}")]
         parts += [f"> **Warning:** {w}".replace("\n", "\n> ") for w in self.warnings]
-        parts.append(HOW_TO_READ)
+        parts.append(HOW_TO_READ if self.benchmark == "planetarium" else HOW_TO_READ_ANY)
         parts += self.notes
         for table in self.tables:
             if summary and not table.name.startswith(("runs", "overall", "paired")):
                 continue
             parts += [f"## {table.title}", table.markdown()]
         if not summary:
-            parts.append("## Figures")
-            parts += [f"![{name[:-4]}]({name})" for name in (*FIGURES, CATEGORY_FIGURE)]
+            if self.figures:
+                parts.append("## Figures")
+                parts += [f"![{name[:-4]}]({name})" for name in self.figures]
             parts.append(f"Every table is also in `{TABLES_DIR}/` as CSV and JSON.")
         return "\n\n".join(parts) + "\n"
 
@@ -179,13 +195,23 @@ def build_report(
     warnings = check_comparable(identities, given, allow_mixed=allow_mixed)
     order = side_by_side(records)
     runs = [ReportRun(given[i], identities[i], records[i].rows) for i in order]
-    notes = [note for i in order if (note := why_nothing_correct(records[i], given[i]))]
-    notes += [
+    notes = [
         f"**{given[i]}** is incomplete: {records[i].n_missing} selected items have no answer "
         "yet; its rates are over the answered items only."
         for i in order if records[i].n_missing
     ]
     tables = [runs_table(runs, [records[i].n_missing for i in order])]
+    benchmark = identities[0].benchmark
+    if benchmark != "planetarium":
+        tables += benchmark_tables(get_benchmark(benchmark), runs)
+        return Report(runs, warnings, notes, tables, benchmark, figures=())
+    notes = [note for i in order if (note := why_nothing_correct(records[i], given[i]))] + notes
+    return Report(runs, warnings, notes, tables + _paper_tables(runs))
+
+
+def _paper_tables(runs: Sequence[ReportRun]) -> list[Table]:
+    """Planetarium's tables: each grading mode, paired comparisons, the paper's breakdowns."""
+    tables = []
     # anchored verdicts exist for runs graded since name-anchored grading was added
     modes = [*MODES, *([ANCHORED] if all(ANCHORED in row for run in runs for row in run.rows)
                        else [])]
@@ -197,7 +223,7 @@ def build_report(
             tables.append(comparisons)
     tables += [rate_table(runs, mode, axes) for mode in MODES for axes in BREAKDOWNS[1:]]
     tables += category_tables(runs)
-    return Report(runs, warnings, notes, tables)
+    return tables
 
 
 def write_report(
@@ -212,9 +238,8 @@ def write_report(
     report = build_report(run_dirs, labels, allow_mixed=allow_mixed)
     out = Path(out_dir)
     (out / TABLES_DIR).mkdir(parents=True, exist_ok=True)
-    for name, plot in FIGURES.items():
-        plot(report.runs, out / name)
-    plot_categories(report.runs, out / CATEGORY_FIGURE)
+    for name in report.figures:
+        PAPER_FIGURES[name](report.runs, out / name)
     for table in report.tables:
         (out / TABLES_DIR / f"{table.name}.csv").write_text(table.csv(), encoding="utf-8")
         (out / TABLES_DIR / f"{table.name}.json").write_text(table.json(), encoding="utf-8")

@@ -1,31 +1,31 @@
-"""The evaluation loop: select items, prompt the model, append completions as they arrive.
+"""The evaluation loop: select a benchmark's items, prompt the model, append answers as they come.
 
-A run directory holds everything a later step needs, so grading and reporting never go back to
-the dataset or the model:
+The loop knows no benchmark: the one named in the config supplies the items, the chat of each
+item and, later, the grader (:mod:`planetarium.benchmarks`).  A run directory holds everything a
+later step needs, so grading and reporting never go back to the dataset or the model:
 
-- ``run.json``: the config, its hash, the dataset and prompt-template hashes;
-- ``items.jsonl``: the selected dataset rows (a snapshot, so the dataset hash is checkable);
+- ``run.json``: the config, its hash, the benchmark, the item and prompt hashes;
+- ``items.jsonl``: the selected items (a snapshot, so the item hash is checkable);
 - ``completions.jsonl``: one line per answered item, appended batch by batch.
 
-A rerun with the same config skips finished items; a rerun with a different config, dataset
-selection or prompt template is refused instead of silently mixing incomparable answers.
+A rerun with the same config skips finished items; a rerun with a different config, item
+selection or prompt is refused instead of silently mixing incomparable answers.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..benchmarks import Benchmark, get_benchmark
+from ..benchmarks.prompts import prompt_hash
 from ..config import ConfigError, output_shaping
 from .backends.base import ids_hash
-from .config import EvalConfig
-from .prompts import build_messages, prompt_hash, prompt_template_hash
+from .config import EvalConfig, ModelConfig, upgrade_record
 from .store import CompletionLog, RunDirError, read_json, write_json, write_jsonl
 
 MANIFEST = "run.json"
@@ -38,41 +38,6 @@ def default_run_dir(config: EvalConfig) -> Path:
     return Path("eval") / "runs" / f"{config.name}-{config.config_hash()}"
 
 
-def select_rows(config: EvalConfig) -> list[dict[str, Any]]:
-    """The dataset rows of the configured splits, in dataset order, sampled and limited if asked."""
-    from ..dataset import load_rows
-
-    rows: dict[str, dict[str, Any]] = {}
-    for split in config.splits:
-        try:
-            loaded = load_rows(config.dataset, split=split)
-        except FileNotFoundError as err:
-            raise ConfigError(
-                f"{config.dataset}: {err.strerror or err} "
-                "(write it with 'planetarium data generate --out DIR')", key="dataset"
-            ) from err
-        except OSError as err:  # DatasetSourceError included: unreadable, not a dataset, offline
-            raise ConfigError(str(err), key="dataset") from err
-        for row in loaded:
-            rows.setdefault(str(row["id"]), row)
-    selected = list(rows.values())
-    if config.sample_per_domain is not None:
-        selected = _sample_per_domain(selected, config.sample_per_domain, config.seed)
-    return selected[: config.limit] if config.limit is not None else selected
-
-
-def _sample_per_domain(rows: list[dict[str, Any]], k: int, seed: int) -> list[dict[str, Any]]:
-    """At most ``k`` rows per domain, as the paper did for o1-mini (250 per domain)."""
-    rng = random.Random(seed)
-    by_domain: dict[str, list[int]] = {}
-    for index, row in enumerate(rows):
-        by_domain.setdefault(row["domain"], []).append(index)
-    picked = [
-        i for indices in by_domain.values() for i in rng.sample(indices, min(k, len(indices)))
-    ]
-    return [rows[i] for i in sorted(picked)]
-
-
 def dataset_hash(rows: list[dict[str, Any]]) -> str:
     """Short SHA-256 over the selected rows' canonical JSON."""
     digest = hashlib.sha256()
@@ -82,13 +47,14 @@ def dataset_hash(rows: list[dict[str, Any]]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _manifest(config: EvalConfig, rows: list[dict[str, Any]]) -> dict[str, Any]:
+def _manifest(config: EvalConfig, benchmark: Benchmark, rows: list[dict[str, Any]]) -> dict:
     return {
         "name": config.name,
+        "benchmark": benchmark.name,
         "config": config.to_dict(),
         "config_hash": config.config_hash(),
         "dataset_hash": dataset_hash(rows),
-        "prompt_template_hash": prompt_template_hash(),
+        "prompt_template_hash": benchmark.prompt_fingerprint(config.benchmark),
         "n_items": len(rows),
     }
 
@@ -101,7 +67,7 @@ def read_manifest(run_dir: str | Path) -> dict[str, Any]:
     manifest = read_json(path, ("config", *_IDENTITY))
     if not isinstance(manifest["config"], dict):
         raise RunDirError(f"{path}: damaged: 'config' is not an object")
-    return manifest
+    return upgrade_record(manifest)
 
 
 #: What makes a run directory hold this very run.
@@ -109,16 +75,23 @@ _IDENTITY = ("config_hash", "dataset_hash", "prompt_template_hash")
 
 
 def _setting_changes(old: dict[str, Any], config: EvalConfig) -> str:
-    """``key: old -> new`` for each output-shaping setting that differs from the stored run."""
-    new = json.loads(json.dumps(output_shaping(config), default=list))  # as stored in run.json
-    changed = [f"{key}: {old.get(key)!r} -> {value!r}" for key, value in sorted(new.items())
-               if old.get(key) != value]
+    """``section.key: old -> new`` for each output-shaping setting that differs from the stored
+    run (the settings :meth:`EvalConfig.config_hash` covers)."""
+    changed = []
+    for section in ("model", "benchmark"):
+        stored = old.get(section) if isinstance(old.get(section), dict) else {}
+        new = json.loads(json.dumps(output_shaping(getattr(config, section)), default=list))
+        changed += [f"{section}.{key}: {stored.get(key)!r} -> {value!r}"
+                    for key, value in sorted(new.items()) if stored.get(key) != value]
+    if old.get("name") != config.name:
+        changed.insert(0, f"name: {old.get('name')!r} -> {config.name!r}")
     return "; ".join(changed) or "settings of an older version"
 
 
-def prepare_run_dir(run_dir: Path, config: EvalConfig, rows: list[dict[str, Any]]) -> dict:
+def prepare_run_dir(run_dir: Path, config: EvalConfig, benchmark: Benchmark,
+                    rows: list[dict[str, Any]]) -> dict:
     """Create the run directory, or check that an existing one holds this very run."""
-    manifest = _manifest(config, rows)
+    manifest = _manifest(config, benchmark, rows)
     path = run_dir / MANIFEST
     if path.exists():
         old = read_manifest(run_dir)
@@ -139,18 +112,11 @@ def prepare_run_dir(run_dir: Path, config: EvalConfig, rows: list[dict[str, Any]
     return manifest
 
 
-def resolve_model(config: EvalConfig, run_dir: Path) -> str:
+def resolve_model(options: ModelConfig, run_dir: Path) -> str:
     """``tiny:`` or ``tiny:SEED`` builds the tiny local model into the run directory once."""
     from .tiny import resolve_model_name
 
-    return resolve_model_name(config.model, run_dir / TINY_MODEL_DIR)
-
-
-@functools.cache
-def _domain_pddl(name: str) -> str:
-    from ..domains import get_domain
-
-    return get_domain(name).pddl
+    return resolve_model_name(options.model, run_dir / TINY_MODEL_DIR)
 
 
 def _batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
@@ -178,12 +144,16 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
     from .availability import check_inputs
     from .backends import BackendError, make_backend
 
-    check_inputs(config)  # before any directory is written or model built
+    check_inputs(config.model)  # before any directory is written or model built
     run_dir = Path(run_dir) if run_dir is not None else default_run_dir(config)
-    rows = select_rows(config)
+    benchmark = get_benchmark(config.benchmark.name)
+    rows = benchmark.load_items(config.benchmark)
+    if not rows:
+        raise ConfigError(f"no {benchmark.name} items in {config.benchmark.dataset} for split "
+                          f"{list(config.benchmark.split)}", key="benchmark")
     new_run = not (run_dir / MANIFEST).exists()
     new_dir = not run_dir.exists()
-    manifest = prepare_run_dir(run_dir, config, rows)
+    manifest = prepare_run_dir(run_dir, config, benchmark, rows)
     with CompletionLog(run_dir / COMPLETIONS) as log:
         done = log.finished_ids()
         todo = [row for row in rows if str(row["id"]) not in done]
@@ -191,7 +161,7 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
         if not todo:
             return {**summary, "generated": 0, "errors": 0}
         try:
-            backend = make_backend(config, resolve_model(config, run_dir))
+            backend = make_backend(config.model, resolve_model(config.model, run_dir))
         except Exception:
             if new_run:  # nothing answered: leave nothing that would block the corrected rerun
                 _forget_new_run(run_dir, remove_dir=new_dir)
@@ -201,11 +171,8 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
         bar = tqdm(total=len(rows), initial=len(rows) - len(todo), unit="item",
                    desc=f"answering ({config.name})")
         try:
-            for batch in _batches(todo, config.batch_size):
-                conversations = [
-                    build_messages(row["natural_language"], _domain_pddl(row["domain"]))
-                    for row in batch
-                ]
+            for batch in _batches(todo, config.model.batch_size):
+                conversations = [benchmark.messages(config.benchmark, row) for row in batch]
                 batch_start = time.perf_counter()
                 completions = backend.generate(conversations)
                 batch_s = time.perf_counter() - batch_start
@@ -241,8 +208,8 @@ def _record(
     """One completions.jsonl line: enough to audit the answer without the run's config."""
     record = {
         "id": str(row["id"]),
-        "model": config.model,
-        "adapter": config.adapter,
+        "model": config.model.model,
+        "adapter": getattr(config.model, "adapter", None),
         "config_hash": manifest["config_hash"],
         "prompt_hash": prompt_hash(messages),
         "output": completion.text,

@@ -87,13 +87,13 @@ class ReportRun:
 def runs_table(runs: Sequence[ReportRun], n_missing: Sequence[int]) -> Table:
     """Who is who: every identity field behind each label."""
     rows = [
-        (run.label, run.identity.setting, run.identity.model, run.identity.adapter,
+        (run.label, run.identity.benchmark, run.identity.setting, run.identity.model, run.identity.adapter,
          run.identity.backend, run.identity.config_name, run.identity.dataset, run.identity.split,
          run.identity.dataset_hash, len(run.rows), missing, run.identity.graded_by,
          str(run.identity.run_dir))
         for run, missing in zip(runs, n_missing, strict=True)
     ]
-    columns = ("run", "setting", "model", "adapter", "backend", "config", "dataset", "split",
+    columns = ("run", "benchmark", "setting", "model", "adapter", "backend", "config", "dataset", "split",
                "dataset hash", "graded", "unanswered", "graded by", "run directory")
     return Table("runs", "Runs", columns, rows)
 

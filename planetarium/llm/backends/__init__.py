@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from ..config import EvalConfig
+from ..config import ModelConfig
 from .base import Backend, BackendError, Completion, Messages
+from .registry import BackendSpec, get_backend, register_backend
 
-__all__ = ["Backend", "BackendError", "Completion", "Messages", "make_backend"]
+__all__ = ["Backend", "BackendError", "BackendSpec", "Completion", "Messages", "get_backend",
+           "make_backend", "register_backend"]
 
 
-def make_backend(config: EvalConfig, model: str) -> Backend:
-    """The backend named in ``config``, loading ``model`` (a resolved local path or hub id)."""
-    if config.backend == "vllm":
-        from .vllm_backend import VLLMBackend
-
-        return VLLMBackend(config, model)
-    if config.backend == "transformers":
-        from .hf_backend import TransformersBackend
-
-        return TransformersBackend(config, model)
-    from .openai_backend import OpenAIBackend
-
-    return OpenAIBackend(config, model)
+def make_backend(options: ModelConfig, model: str) -> Backend:
+    """The backend named in ``options``, loading ``model`` (a resolved local path or hub id)."""
+    return get_backend(options.backend).load(options, model)

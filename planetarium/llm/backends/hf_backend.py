@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from ...errors import require
 from ..availability import load_error
-from ..config import EvalConfig
+from ..config import ModelConfig
 from ..threads import cap_torch_threads
 from .base import Completion, Messages, ids_hash, render_prompt_ids
+from .registry import BackendSpec
 
 _DTYPES = {"float32": "float32", "bfloat16": "bfloat16", "float16": "float16"}
 
@@ -35,10 +37,20 @@ def _stop_ids(generation_config: Any, tokenizer: Any) -> set[int]:
     return ids
 
 
+@dataclass(frozen=True)
+class TransformersOptions(ModelConfig):
+    """``device``: ``cpu``, ``cuda``, ``cuda:1`` (default: a GPU when there is one);
+    ``adapter``: a LoRA adapter directory applied with peft."""
+
+    adapter: str | None = None
+    dtype: Literal["auto", "bfloat16", "float16", "float32"] = "auto"
+    device: str | None = None
+
+
 class TransformersBackend:
     """``model.generate`` over left-padded batches, greedy unless a temperature is set."""
 
-    def __init__(self, config: EvalConfig, model: str) -> None:
+    def __init__(self, config: TransformersOptions, model: str) -> None:
         self.torch = require("torch", "train")
         transformers = require("transformers", "train")
         self.config = config
@@ -105,3 +117,6 @@ class TransformersBackend:
 
     def close(self) -> None:
         del self.model
+
+
+BACKEND = BackendSpec("transformers", TransformersOptions, TransformersBackend)

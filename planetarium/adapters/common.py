@@ -1,0 +1,49 @@
+"""What both framework adapters share: where the dataset comes from, the prompt, the grade.
+
+The dataset is ``dataset`` when the caller names one (a task argument), else the
+``PLANETARIUM_DATASET`` environment variable (a generated folder, its ``rows.jsonl``, a YAML
+config generated in memory, or a local copy of the published Parquet files), else the published
+Hub id.  The split is the held-out test split unless named.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..benchmarks.planetarium import BENCHMARK, PlanetariumConfig
+from ..dataset.sources import PUBLISHED_ID
+
+DATASET_ENV = "PLANETARIUM_DATASET"
+DEFAULT_SPLIT = "heldout:test"
+#: The grading time limit per answer (the benchmark's ``timeout_s``).
+DEFAULT_TIMEOUT_S = 10.0
+
+
+def benchmark_config(dataset: str | None = None, split: str | None = None,
+                     timeout_s: float = DEFAULT_TIMEOUT_S) -> PlanetariumConfig:
+    """The Planetarium benchmark's settings for an adapter run (see the module docstring)."""
+    from ..config import build
+
+    source = dataset or os.environ.get(DATASET_ENV) or PUBLISHED_ID
+    return build(PlanetariumConfig, {"name": "planetarium", "dataset": source,
+                                     "split": [split or DEFAULT_SPLIT], "timeout_s": timeout_s},
+                 source="adapter")
+
+
+def load_items(config: PlanetariumConfig, domain: str | None = None) -> list[dict[str, Any]]:
+    """The selected rows, optionally of one domain only."""
+    rows = BENCHMARK.load_items(config)
+    return [row for row in rows if domain is None or row["domain"] == domain]
+
+
+def prompt(config: PlanetariumConfig, row: dict[str, Any]) -> str:
+    """The pinned prompt: the one user turn of the benchmark's chat."""
+    [turn] = BENCHMARK.messages(config, row)
+    return turn["content"]
+
+
+def grade(config: PlanetariumConfig, row: dict[str, Any], answer: str) -> dict[str, Any]:
+    """Our grader's verdict on one answer, in the shared result schema."""
+    [result] = BENCHMARK.grade(config, [row], [answer], timeout_s=config.timeout_s, workers=1)
+    return result.to_dict()

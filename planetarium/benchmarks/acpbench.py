@@ -1,0 +1,165 @@
+"""ACPBench and ACPBench Hard as a benchmark: yes/no, multiple-choice and generative questions.
+
+Items come from the published question files (:func:`planetarium.acp.data.load_items`), one
+file per task, kind and split (``<task>/<split>.<kind>.json``); ``split`` picks the files by
+their split name.  Prompts are the published 2-shot configs (:mod:`planetarium.acp.prompts`),
+read from ``prompts`` or found next to the data (``configs/tasks`` in the ACPBench layout).
+Answers are graded by :func:`planetarium.acp.score.grade_item` and mapped onto the shared
+status: a right answer is ``decided`` and correct; a wrong or unreadable one ``decided`` and
+not correct (``parseable`` says which); a search budget that ran out ``timeout``; a question
+whose own PDDL cannot be read ``invalid-input``.  The grader's own word stays in ``acp_status``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from ..config import at_least, setting
+from ..grading import Status
+from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
+
+TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
+KINDS = ("gen", "bool", "mcq")
+_PROMPT_FOLDERS = (Path("configs") / "tasks", Path("configs"))
+#: The ACP grader's statuses -> (shared status, correct, parseable).
+_STATUSES: dict[str, tuple[Status, bool | None, bool | None]] = {
+    "correct": (Status.DECIDED, True, True),
+    "wrong": (Status.DECIDED, False, True),
+    "unparseable": (Status.DECIDED, False, False),
+    "undecided": (Status.TIMEOUT, None, True),
+    "error": (Status.INVALID_INPUT, None, None),
+}
+
+
+def _subset(allowed: tuple[str, ...]):
+    return lambda values: next((f"names from {', '.join(allowed)}" for v in values
+                                if v not in allowed), None)
+
+
+@dataclass(frozen=True)
+class AcpConfig(BenchmarkConfig):
+    """``dataset``: a question file or folder; ``split``: file split names (``dev``,
+    ``test``; null: every file); ``prompts``: the published prompt configs folder (default: found next to the
+    data); ``tasks`` / ``kinds``: only these (empty: all); ``semantics`` and ``max_states``:
+    how generative answers are graded (paper definitions or the published lookups; the exact
+    search budget per answer, beside ``timeout_s``)."""
+
+    prompts: str | None = None
+    tasks: tuple[str, ...] = setting((), check=_subset(TASKS))
+    kinds: tuple[str, ...] = setting((), check=_subset(KINDS))
+    semantics: Literal["paper", "published"] = setting("paper", affects_output=False)
+    max_states: int = setting(200_000, check=at_least(1), affects_output=False)
+
+
+def find_prompts(data: str | Path) -> Path:
+    """The published prompt configs (the folder holding ``acp_gen_chat``) next to ``data``:
+    ``configs/tasks`` (the ACPBench repository's layout) or ``configs`` in it or a parent."""
+    from ..acp.data import AcpDataError
+
+    start = Path(data).resolve()
+    for folder in [start, *start.parents]:
+        for sub in _PROMPT_FOLDERS:
+            if (folder / sub / "acp_gen_chat").is_dir():
+                return folder / sub
+    raise AcpDataError(f"{data}: no configs/tasks/acp_gen_chat in it or above it; set "
+                       "benchmark.prompts to the published prompt configs folder")
+
+
+def _prompts_dir(config: AcpConfig) -> Path:
+    return Path(config.prompts) if config.prompts else find_prompts(config.dataset)
+
+
+@functools.lru_cache(maxsize=64)
+def _prompt(folder: Path, kind: str, task: str):
+    """One task's prompt config, read once per run rather than once per question."""
+    from ..acp.prompts import load_prompt_config
+
+    return load_prompt_config(folder, kind, task)
+
+
+def _to_item(row: Row):
+    from ..acp.data import AcpItem
+
+    names = {f.name for f in dataclasses.fields(AcpItem)}
+    return AcpItem(**{k: v for k, v in row.items() if k in names and k != "id"},
+                   id=row["question_id"])
+
+
+def _grade_one(job: tuple) -> ItemResult:
+    """One answer; whatever the answer holds, a result comes back (never an exception)."""
+    from ..acp.model import Budget
+    from ..acp.score import grade_item
+
+    row, answer, semantics, max_states, timeout_s = job
+    groups = {"kind": row["kind"], "task": row["task"]}
+    try:
+        graded = grade_item(_to_item(row), answer, semantics, Budget(max_states, timeout_s))
+    except Exception as err:  # a grader bug must cost one item, not the run
+        return ItemResult(row["id"], Status.INTERNAL_ERROR, None, f"{type(err).__name__}: {err}",
+                          groups=groups)
+    status, correct, parseable = _STATUSES.get(graded["status"],
+                                               (Status.INTERNAL_ERROR, None, None))
+    return ItemResult(row["id"], status, correct, graded["reason"], score=graded["score"],
+                      metrics={"parseable": parseable, "correct": correct}, groups=groups,
+                      details={"acp_status": graded["status"], "seconds": graded["seconds"]})
+
+
+class AcpBenchmark(Benchmark):
+    name = "acpbench"
+    config_type = AcpConfig
+    metrics = ("parseable", "correct")
+    breakdowns = (("kind",), ("kind", "task"))
+
+    def load_items(self, config: AcpConfig) -> list[Row]:
+        from ..acp.data import load_items, task_files
+
+        rows = []
+        for path in task_files(config.dataset):
+            if None not in config.split and path.name.split(".")[0] not in config.split:
+                continue  # a null split selects every file
+            for item in load_items(path):
+                if (config.tasks and item.task not in config.tasks) or (
+                        config.kinds and item.kind not in config.kinds):
+                    continue
+                rows.append({**dataclasses.asdict(item), "question_id": item.id,
+                             "id": f"{item.kind}/{item.task}/{item.id}"})
+        return rows[: config.limit] if config.limit is not None else rows
+
+    def messages(self, config: AcpConfig, item: Row) -> Messages:
+        return _prompt(_prompts_dir(config), item["kind"], item["task"]).messages(_to_item(item))
+
+    def prompt_fingerprint(self, config: AcpConfig) -> str:
+        """A hash over every prompt config file (their paths and bytes)."""
+        folder = _prompts_dir(config)
+        digest = hashlib.sha256()
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+        return digest.hexdigest()[:16]
+
+    def grade(self, config: AcpConfig, items: Sequence[Row], answers: Sequence[str], *,
+              timeout_s: float, workers: int | None = None, progress: bool = False,
+              explain: bool = False) -> Iterator[ItemResult]:
+        jobs = [(item, answer, config.semantics, config.max_states, timeout_s)
+                for item, answer in zip(items, answers, strict=True)]
+        if not workers or workers <= 1:
+            yield from map(_grade_one, jobs)
+            return
+        with ProcessPoolExecutor(max_workers=workers) as pool:  # exact searches are CPU-bound
+            yield from pool.map(_grade_one, jobs, chunksize=8)
+
+    def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """The published harness's table: mean score and standard error per kind and task."""
+        from ..acp.report import summarize
+
+        return {"by_task": summarize([{**r, **r["groups"], "status": r["acp_status"]}
+                                      for r in results if "acp_status" in r])}
+
+
+BENCHMARK = AcpBenchmark()

@@ -1,0 +1,125 @@
+"""What a benchmark is to the evaluation loop: items, a prompt per item, a grader, report axes.
+
+``planetarium eval run / grade / report`` know nothing about PDDL or ACPBench: they ask the
+benchmark named in the config's ``benchmark:`` section for its items (plain JSON rows, written
+to the run folder as they are), for the chat of one item, and, once the model has answered, for
+one :class:`ItemResult` per answer.  Every benchmark reports in the same vocabulary: the
+:class:`~planetarium.grading.Status` of the grader (``decided``, ``timeout``, ``unsupported``,
+``invalid-input``, ``internal-error``) and a ``correct`` that is ``None`` exactly when the
+status is not ``decided``; so a time limit is never a wrong answer, in any benchmark.
+
+A benchmark's own settings are a subclass of :class:`BenchmarkConfig` (its extra fields are
+checked like every config value), and the benchmark says which of its metrics chain into
+``correct`` and which item fields the report breaks rates down by.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..config import at_least, between, setting
+from ..grading import Status
+from ..limits import MAX_TIMEOUT_S
+
+Messages = list[dict[str, str]]
+Row = dict[str, Any]
+
+#: Keys every verdicts.jsonl line has; a benchmark's own keys sit beside them (never these).
+RESULT_KEYS = ("id", "status", "correct", "score", "metrics", "groups", "reason")
+
+
+def _splits(value: tuple[str | None, ...]) -> str | None:
+    return None if value else "at least one split (null selects every item)"
+
+
+@dataclass(frozen=True)
+class BenchmarkConfig:
+    """The ``benchmark:`` section every benchmark shares; subclasses add their own fields.
+
+    ``timeout_s`` is *the* grading time limit of one answer: ``eval grade --timeout`` overrides
+    it and it reaches the grader's workers unchanged (no other name, no other channel).
+    """
+
+    name: str = setting(check=lambda v: None if v else "a registered benchmark name")
+    dataset: str = setting(check=lambda v: None if v else "a dataset path or hub id")
+    split: tuple[str | None, ...] = setting(("test",), check=_splits)
+    limit: int | None = setting(None, check=at_least(1))
+    seed: int = 0
+    timeout_s: float = setting(10.0, check=between(0.001, MAX_TIMEOUT_S), affects_output=False)
+
+
+@dataclass(frozen=True)
+class ItemResult:
+    """One graded answer in the shared schema (one line of ``verdicts.jsonl``); ``id`` is
+    ``str`` of the item's id.
+
+    ``metrics``: the benchmark's named stages (e.g. parseable, solvable, correct), true, false
+    or null; ``groups``: the item fields the report breaks rates down by (domain, task, ...);
+    ``details``: benchmark-specific keys written beside the shared ones.
+    """
+
+    id: str
+    status: Status
+    correct: bool | None
+    reason: str = ""
+    score: float | None = None
+    metrics: dict[str, bool | None] = field(default_factory=dict)
+    groups: dict[str, str] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if (self.correct is None) != (self.status is not Status.DECIDED):
+            raise ValueError(f"a {self.status} result cannot carry correct={self.correct!r}")
+        clash = set(self.details) & set(RESULT_KEYS)
+        if clash:
+            raise ValueError(f"details may not reuse the shared keys {sorted(clash)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.details, "id": self.id, "status": self.status.value,
+                "correct": self.correct, "score": self.score, "metrics": dict(self.metrics),
+                "groups": dict(self.groups), "reason": self.reason}
+
+
+class Benchmark(ABC):
+    """One benchmark: subclass, set the class attributes, implement the four methods."""
+
+    #: The name a config's ``benchmark.name`` selects it by.
+    name: ClassVar[str]
+    #: Its ``benchmark:`` section (BenchmarkConfig or a subclass with its own fields).
+    config_type: ClassVar[type[BenchmarkConfig]] = BenchmarkConfig
+    #: Stages in order, each counting only items that passed the ones before; the last is
+    #: ``correct``.
+    metrics: ClassVar[tuple[str, ...]] = ("correct",)
+    #: Item fields the report breaks rates down by, one table per tuple.
+    breakdowns: ClassVar[tuple[tuple[str, ...], ...]] = ()
+
+    @abstractmethod
+    def load_items(self, config: BenchmarkConfig) -> list[Row]:
+        """The selected items as JSON-ready rows, each with a unique ``id`` (a string, or an
+        integer: the loop, the completions and the results use ``str(id)``)."""
+
+    @abstractmethod
+    def messages(self, config: BenchmarkConfig, item: Row) -> Messages:
+        """The chat the model answers for ``item``."""
+
+    @abstractmethod
+    def prompt_fingerprint(self, config: BenchmarkConfig) -> str:
+        """A short hash of everything that shapes the prompts: runs with different ones are
+        never mixed or compared silently."""
+
+    @abstractmethod
+    def grade(self, config: BenchmarkConfig, items: Sequence[Row], answers: Sequence[str], *,
+              timeout_s: float, workers: int | None = None, progress: bool = False,
+              explain: bool = False) -> Iterator[ItemResult]:
+        """One result per (item, answer), in order; never raises on a hostile answer.
+
+        ``explain``: attach why each verdict was reached where the benchmark can say it
+        (Planetarium's renaming and differences, :mod:`planetarium.equivalence.explain`); a
+        benchmark that cannot ignores it."""
+
+    def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """Extra aggregates for ``results.json`` beside the shared ones (default: none)."""
+        return {}

@@ -1,0 +1,52 @@
+"""Finding inference backends: built-ins and plug-ins, through the ``planetarium.backends`` group.
+
+A backend is one module exposing a :class:`BackendSpec`: its name (what ``model.backend``
+selects), its options (a :class:`~planetarium.llm.config.ModelConfig` subclass: the keys its
+``model:`` section may hold, checked before anything loads) and the class that loads it; plus
+one registration, an entry point in the ``planetarium.backends`` group or
+:func:`register_backend` at run time.  The built-ins are declared the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ...plugins import Registry
+from ..config import ModelConfig
+from .base import Backend
+
+ENTRY_POINT_GROUP = "planetarium.backends"
+BUILTINS = {
+    "vllm": "planetarium.llm.backends.vllm_backend:BACKEND",
+    "transformers": "planetarium.llm.backends.hf_backend:BACKEND",
+    "openai": "planetarium.llm.backends.openai_backend:BACKEND",
+}
+
+
+@dataclass(frozen=True)
+class BackendSpec:
+    """``load(options, model)`` builds the backend for a resolved model path or id;
+    ``local``: it loads weights from disk or the Hub (so ``tiny:`` is built for it and a Hub id
+    is checked before loading), unlike a server that names its own models."""
+
+    name: str
+    options: type[ModelConfig]
+    load: Callable[[ModelConfig, str], Backend]
+    local: bool = True
+
+
+REGISTRY: Registry[BackendSpec] = Registry("backend", ENTRY_POINT_GROUP, BackendSpec, BUILTINS,
+                                           lambda spec: spec.name)
+
+
+def register_backend(spec: BackendSpec, *, replace: bool = False) -> BackendSpec:
+    return REGISTRY.register(spec, replace=replace)
+
+
+def get_backend(name: str) -> BackendSpec:
+    return REGISTRY.get(name)
+
+
+def available_backends() -> dict[str, BackendSpec]:
+    return REGISTRY.available()
