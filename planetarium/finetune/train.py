@@ -16,13 +16,13 @@ import json
 import logging
 import time
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from planetarium.dataset import load_rows
 from planetarium.domains import get_domain
 from planetarium.errors import PlanetariumError, require
+from planetarium.llm.grade import package_versions
 from planetarium.llm.prompts import prompt_template_hash
 
 from .config import FinetuneConfig, TrainingConfig
@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 RECORD_NAME = "finetune_record.json"
 ADAPTER_DIR = "adapter"
 CHECKPOINT_DIR = "checkpoints"
-_VERSIONED = ("planetarium", "torch", "transformers", "peft", "accelerate", "bitsandbytes")
+VERSIONED = ("planetarium", "torch", "transformers", "peft", "accelerate", "bitsandbytes")
 
 
 @dataclass(frozen=True)
@@ -153,15 +153,7 @@ def last_checkpoint(out_dir: Path) -> str | None:
 def run(cfg: FinetuneConfig, *, resume: bool = False) -> dict[str, Any]:
     """Train one adapter as configured; returns the record written next to it."""
     out_dir = Path(cfg.out_dir)
-    checkpoint = last_checkpoint(out_dir)
-    if checkpoint and not resume:
-        raise PlanetariumError(
-            f"{out_dir} already holds checkpoints ({checkpoint}); pass --resume to continue that "
-            "run or choose another --out"
-        )
-    if resume and not checkpoint:
-        raise PlanetariumError(f"--resume: no checkpoint under {out_dir / CHECKPOINT_DIR}")
-
+    checkpoint = checkpoint_to_resume(out_dir, resume, RECORD_NAME)
     started = time.time()
     require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
     rows = load_rows(cfg.data.source, split=cfg.data.split)
@@ -200,21 +192,37 @@ def run(cfg: FinetuneConfig, *, resume: bool = False) -> dict[str, Any]:
             "seconds": round(time.time() - started, 2),
             "log_history": trainer.state.log_history,
         },
-        "versions": _versions(),
+        "versions": package_versions(VERSIONED),
     }
-    if trainer.is_world_process_zero():
-        adapter_dir = out_dir / ADAPTER_DIR
-        trainer.model.save_pretrained(adapter_dir)
-        tokenizer.save_pretrained(adapter_dir)
-        (out_dir / RECORD_NAME).write_text(json.dumps(record, indent=2), encoding="utf-8")
+    save_outputs(trainer, tokenizer, out_dir / RECORD_NAME, record)
     return record
 
 
-def _versions() -> dict[str, str | None]:
-    def one(name: str) -> str | None:
-        try:
-            return version(name)
-        except PackageNotFoundError:
-            return None
+def checkpoint_to_resume(out_dir: Path, resume: bool, record_name: str) -> str | None:
+    """The checkpoint a run in ``out_dir`` starts from, checked before any model is loaded.
 
-    return {name: one(name) for name in _VERSIONED}
+    Without ``resume`` a folder that already holds checkpoints or a record is refused (a second
+    run would mix its checkpoints and record with the first's); with it, there must be a
+    checkpoint to continue from.
+    """
+    checkpoint = last_checkpoint(out_dir)
+    record = out_dir / record_name
+    if not resume and (checkpoint or record.is_file()):
+        raise PlanetariumError(
+            f"{out_dir} already holds a run ({checkpoint or record}); pass --resume to continue "
+            "that run or choose another --out"
+        )
+    if resume and not checkpoint:
+        raise PlanetariumError(f"--resume: no checkpoint under {out_dir / CHECKPOINT_DIR}")
+    return checkpoint
+
+
+def save_outputs(trainer: Any, tokenizer: Any, record_path: Path, record: dict[str, Any]) -> None:
+    """The adapter (with its tokenizer, as ``eval run`` loads it) and the JSON record, written
+    once by the main process of a multi-process run."""
+    if not trainer.is_world_process_zero():
+        return
+    adapter_dir = record_path.parent / ADAPTER_DIR
+    trainer.model.save_pretrained(adapter_dir)
+    tokenizer.save_pretrained(adapter_dir)
+    record_path.write_text(json.dumps(record, indent=2), encoding="utf-8")

@@ -14,6 +14,7 @@ import importlib.metadata
 import re
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +43,11 @@ _PACKAGES = (
 )
 
 
-def package_versions() -> dict[str, str | None]:
-    """Installed versions, read from metadata so nothing heavy is imported."""
+def package_versions(names: Iterable[str] = _PACKAGES) -> dict[str, str | None]:
+    """Installed versions (``None`` for a missing package), read from metadata so nothing heavy
+    is imported."""
     versions = {}
-    for name in _PACKAGES:
+    for name in names:
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:

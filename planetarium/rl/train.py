@@ -1,0 +1,291 @@
+"""One GRPO run: prompts -> TRL's ``GRPOTrainer`` with a LoRA adapter and our reward -> record.
+
+The prompt is the pinned evaluation prompt (:func:`planetarium.llm.prompts.build_messages`) as
+chat messages, so TRL renders it with the model's own chat template exactly as ``eval run``
+does; every other dataset column travels to the reward, which reads the ground truth and the
+placeholder flag from them.  Model loading, LoRA placement, the run folder's guard and the
+adapter's layout are fine-tuning's (:mod:`planetarium.finetune`), so ``eval run --adapter``
+loads a GRPO adapter exactly like a QLoRA one.  Data parallelism and vLLM generation come from
+TRL: launch the same command under ``accelerate launch``.
+
+Layout of ``out_dir``: ``checkpoints/`` (for ``--resume``), ``adapter/``, ``rl_record.json``,
+and ``tiny-base/`` for ``tiny:``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from planetarium.dataset import load_rows
+from planetarium.domains import get_domain
+from planetarium.errors import PlanetariumError, require
+from planetarium.finetune.data import rows_hash
+from planetarium.finetune.model import (
+    add_lora,
+    load_base,
+    quantization_used,
+    resolve_base,
+    train_dtype,
+    use_4bit,
+)
+from planetarium.finetune.train import (
+    CHECKPOINT_DIR,
+    VERSIONED,
+    checkpoint_to_resume,
+    save_outputs,
+)
+from planetarium.llm.grade import package_versions
+from planetarium.llm.prompts import build_messages, prompt_template_hash
+
+from .config import RewardConfig, RLConfig
+from .interim_reward import PlanetariumReward
+
+log = logging.getLogger(__name__)
+
+RECORD_NAME = "rl_record.json"
+#: Dataset columns handed to the reward besides the prompt (what it and a reader of its
+#: details need: the ground truth, the placeholder flag, and which item it was).
+REWARD_COLUMNS = ("id", "domain", "problem_pddl", "is_placeholder")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A run's record, and whether this call trained (``False``: it had finished before)."""
+
+    record: dict[str, Any]
+    trained: bool
+
+
+def prompt_dataset(rows: list[dict[str, Any]]) -> Any:
+    """A ``datasets.Dataset``: the pinned prompt as chat messages plus :data:`REWARD_COLUMNS`."""
+    datasets = require("datasets", "rl")
+    domain_pddl = {name: get_domain(name).pddl for name in {row["domain"] for row in rows}}
+    return datasets.Dataset.from_list(
+        [
+            {
+                "prompt": build_messages(row["natural_language"], domain_pddl[row["domain"]]),
+                **{column: row[column] for column in REWARD_COLUMNS},
+            }
+            for row in rows
+        ]
+    )
+
+
+def make_reward(reward: RewardConfig) -> PlanetariumReward:
+    """The reward function TRL calls, configured from the ``reward`` section."""
+    return PlanetariumReward(
+        scheme=reward.scheme,
+        timeout_s=reward.timeout_s,
+        workers=reward.workers,
+        call_budget_s=reward.call_budget_s,
+        undecided_reward=reward.undecided_reward,
+        think_marker=reward.think_marker,
+        weights=reward.weights,
+    )
+
+
+def grpo_arguments(cfg: RLConfig, out_dir: Path) -> Any:
+    """Map the typed config onto ``trl.GRPOConfig``."""
+    torch = require("torch", "train")
+    trl = require("trl", "rl")
+    t, g = cfg.training, cfg.generation
+    dtype = train_dtype(cfg)
+    vllm = (
+        {
+            "vllm_mode": g.vllm_mode,
+            "vllm_gpu_memory_utilization": g.vllm_gpu_memory_utilization,
+            "vllm_tensor_parallel_size": g.vllm_tensor_parallel_size,
+            "vllm_server_base_url": g.vllm_server_base_url,
+        }
+        if g.use_vllm
+        else {}
+    )
+    try:
+        return trl.GRPOConfig(
+            output_dir=str(out_dir / CHECKPOINT_DIR),
+            optim=t.optimizer,
+            learning_rate=t.learning_rate,
+            weight_decay=t.weight_decay,
+            per_device_train_batch_size=t.batch_size,
+            gradient_accumulation_steps=t.gradient_accumulation_steps,
+            num_train_epochs=t.epochs,
+            max_steps=t.max_steps,
+            beta=t.beta,
+            epsilon=t.epsilon,
+            loss_type=t.loss_type,
+            scale_rewards=t.scale_rewards,
+            logging_steps=t.logging_steps,
+            save_strategy="steps",
+            save_steps=t.save_steps,
+            save_total_limit=t.save_total_limit,
+            seed=t.seed,
+            gradient_checkpointing=t.gradient_checkpointing,
+            gradient_checkpointing_kwargs={"use_reentrant": False},
+            num_generations=g.num_generations,
+            max_completion_length=g.max_completion_length,
+            temperature=g.temperature,
+            top_p=g.top_p,
+            use_vllm=g.use_vllm,
+            **vllm,
+            bf16=dtype == "bfloat16",
+            fp16=dtype == "float16",
+            use_cpu=not torch.cuda.is_available(),
+            report_to="none",
+            remove_unused_columns=False,  # the reward reads the ground truth from the columns
+            ddp_find_unused_parameters=False,
+        )
+    except ValueError as err:  # TRL's cross-checks, e.g. batch vs. num_generations
+        raise PlanetariumError(f"GRPO settings rejected by TRL: {err}") from err
+
+
+class RewardLog:
+    """A ``TrainerCallback`` keeping, per optimisation step, what the reward function itself
+    returned on its latest call (mean, count, statuses), to set beside the trainer's log."""
+
+    def __init__(self, reward: PlanetariumReward) -> None:
+        self.reward = reward
+        self.steps: list[dict[str, Any]] = []
+
+    def callback(self) -> Any:
+        transformers = require("transformers", "train")
+        owner = self
+
+        class _Callback(transformers.TrainerCallback):
+            def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+                owner.record(state.global_step)
+
+        return _Callback()
+
+    def record(self, step: int) -> None:
+        details = list(self.reward.last_details)
+        if not details:
+            return
+        rewards = [d["reward"] for d in details]
+        statuses: dict[str, int] = {}
+        for d in details:
+            statuses[d["status"]] = statuses.get(d["status"], 0) + 1
+        self.steps.append(
+            {"step": step, "items": len(rewards), "mean": sum(rewards) / len(rewards),
+             "statuses": statuses}
+        )
+
+
+def make_trainer(
+    cfg: RLConfig, model: Any, tokenizer: Any, dataset: Any, reward: Any, out_dir: Path,
+    callbacks: list[Any] = (),
+) -> Any:
+    """TRL's ``GRPOTrainer`` on a LoRA-wrapped model with ``reward`` as its only reward."""
+    trl = require("trl", "rl")
+    return trl.GRPOTrainer(
+        model=model,
+        reward_funcs=[reward],
+        args=grpo_arguments(cfg, out_dir),
+        train_dataset=dataset,
+        processing_class=tokenizer,
+        callbacks=list(callbacks),
+    )
+
+
+def cap_threads(cpu_threads: int | None) -> int | None:
+    """On a CPU, use ``cpu_threads`` torch threads (default: up to 4); returns the number set.
+
+    Beyond a few threads the tiny model's small matrices gain nothing and threads spin against
+    the reward's worker processes and anything else on the machine.
+    """
+    torch = require("torch", "train")
+    if torch.cuda.is_available():
+        return None
+    threads = cpu_threads or min(4, os.cpu_count() or 1)
+    torch.set_num_threads(threads)
+    return threads
+
+
+def finished(out_dir: Path, cfg: RLConfig) -> dict[str, Any] | None:
+    """The record of a run in ``out_dir`` that already reached its last step, else ``None``."""
+    path = out_dir / RECORD_NAME
+    if not path.is_file():
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise PlanetariumError(f"{path}: unreadable run record ({err})") from err
+    steps, target = record["train"]["steps"], record["train"]["max_steps"]
+    wanted = cfg.training.max_steps
+    return record if steps >= target and (wanted <= 0 or wanted <= steps) else None
+
+
+def run(cfg: RLConfig, *, resume: bool = False) -> Outcome:
+    """Train one adapter with GRPO as configured; returns the record written next to it."""
+    out_dir = Path(cfg.out_dir)
+    done = finished(out_dir, cfg) if resume else None
+    if done is not None:
+        log.info("%s finished at step %d; nothing to resume", out_dir, done["train"]["steps"])
+        return Outcome(done, trained=False)
+    checkpoint = checkpoint_to_resume(out_dir, resume, RECORD_NAME)
+
+    started = time.time()
+    threads = cap_threads(cfg.cpu_threads)
+    require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
+    rows = load_rows(cfg.data.source, split=cfg.data.split)
+    if not rows:
+        raise PlanetariumError(f"{cfg.data.source}: no rows in split {cfg.data.split}")
+    quantize = use_4bit(cfg)
+    base = resolve_base(cfg, out_dir)
+    tokenizer, model = load_base(cfg, base, quantize)
+    quantization = quantization_used(model)
+    model = add_lora(model, cfg.lora, quantized=quantize)
+    reward = make_reward(cfg.reward)
+    reward_log = RewardLog(reward)
+    try:
+        trainer = make_trainer(
+            cfg, model, tokenizer, prompt_dataset(rows), reward, out_dir, [reward_log.callback()]
+        )
+        train_started = time.time()
+        result = trainer.train(resume_from_checkpoint=checkpoint)
+        train_seconds = time.time() - train_started
+        reward_metrics = reward.metrics()
+    finally:
+        reward.close()
+    steps_run = result.global_step - _step_of(checkpoint)
+    record = {
+        "config": cfg.to_dict(),
+        "base_model": base,
+        "quantization": quantization,
+        "data": {
+            "source": cfg.data.source,
+            "split": cfg.data.split,
+            "rows": len(rows),
+            "data_hash": rows_hash(rows),
+        },
+        "prompt_template_hash": prompt_template_hash(),
+        "reward": {
+            "name": reward.__name__,
+            "metrics": reward_metrics,
+            "per_step": reward_log.steps,
+        },
+        "train": {
+            "steps": result.global_step,
+            "max_steps": trainer.state.max_steps,
+            "resumed_from": checkpoint,
+            "steps_this_run": steps_run,
+            "seconds": round(time.time() - started, 2),
+            "train_seconds": round(train_seconds, 2),
+            "seconds_per_step": round(train_seconds / steps_run, 3) if steps_run else None,
+            "cpu_threads": threads,
+            "log_history": trainer.state.log_history,
+        },
+        "versions": package_versions((*VERSIONED, "trl", "datasets", "vllm")),
+    }
+    save_outputs(trainer, tokenizer, out_dir / RECORD_NAME, record)
+    return Outcome(record, trained=True)
+
+
+def _step_of(checkpoint: str | None) -> int:
+    """The global step a Trainer checkpoint folder (``checkpoint-N``) was saved at."""
+    return int(Path(checkpoint).name.rpartition("-")[2]) if checkpoint else 0
