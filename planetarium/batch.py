@@ -3,7 +3,8 @@
 Each worker process grades chunks of items and reports every result as soon as it has it.  The
 parent watches the time since each worker last reported: a worker silent for longer than the
 per-item limit (plus a grace period) is killed, its current item is reported as ``timeout`` and
-the rest of its chunk is handed out again.  Results come back in input order.
+the rest of its chunk is handed out again (:mod:`planetarium.pool`).  Results come back in input
+order.
 
 Workers die with the parent: on Linux the kernel kills them when it exits (``PR_SET_PDEATHSIG``),
 and everywhere a worker waiting for work notices that its parent is gone within a second.  A
@@ -13,28 +14,20 @@ ids its partial output already holds.
 
 from __future__ import annotations
 
-import ctypes
 import json
-import multiprocessing as mp
 import os
-import signal
 import sys
-import time
-from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
-from itertools import islice
-from multiprocessing.connection import Connection, wait
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from .grading import GradeOptions, GradeResult, Stage, Status, grade
+from .pool import Lost, LostKind, WorkerPool
 
 #: Seconds a worker may overrun the per-item limit before it is killed.
 GRACE_S = 5.0
-CHUNK_SIZE = 16
-#: How often an idle worker checks that its parent still exists.
-_PARENT_POLL_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -133,76 +126,6 @@ def _bad(item_id: Any, why: str) -> GradeResult:
                               id=item_id)
 
 
-def _die_with_parent(parent_pid: int) -> None:
-    """Ask Linux to SIGKILL this worker when its parent exits (no-op elsewhere)."""
-    try:
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-    except OSError:
-        return
-    pr_set_pdeathsig = 1
-    libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
-    if os.getppid() != parent_pid:  # the parent died before the request took effect
-        os._exit(1)
-
-
-def _worker(conn: Connection, options: GradeOptions, parent_pid: int) -> None:
-    _die_with_parent(parent_pid)
-    while True:
-        while not conn.poll(_PARENT_POLL_S):
-            if os.getppid() != parent_pid:
-                return
-        try:
-            chunk = conn.recv()
-        except (EOFError, OSError):
-            return
-        if chunk is None:
-            return
-        for index, item in chunk:
-            conn.send((index, grade_item(item, options)))
-
-
-@dataclass
-class _Worker:
-    process: mp.Process
-    conn: Connection
-    pending: deque = field(default_factory=deque)  # (index, item) not yet reported
-    last_report: float = 0.0
-
-
-class _Pool:
-    def __init__(self, workers: int, options: GradeOptions) -> None:
-        self.options = options
-        self.ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-        self.workers = [self._spawn() for _ in range(workers)]
-
-    def _spawn(self) -> _Worker:
-        parent, child = self.ctx.Pipe()
-        process = self.ctx.Process(target=_worker, args=(child, self.options, os.getpid()),
-                                   daemon=True)
-        process.start()
-        child.close()
-        return _Worker(process, parent)
-
-    def replace(self, worker: _Worker) -> _Worker:
-        worker.process.kill()
-        worker.process.join()
-        worker.conn.close()
-        fresh = self._spawn()
-        self.workers[self.workers.index(worker)] = fresh
-        return fresh
-
-    def close(self) -> None:
-        for worker in self.workers:
-            try:
-                worker.conn.send(None)
-            except OSError:
-                pass
-        for worker in self.workers:
-            worker.process.join(timeout=1)
-            if worker.process.is_alive():
-                worker.process.kill()
-
-
 def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None = None,
                 workers: int | None = None, progress: bool = True, total: int | None = None,
                 grace_s: float = GRACE_S) -> Iterator[GradeResult]:
@@ -216,57 +139,13 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
     from tqdm import tqdm
 
     options = options or GradeOptions()
-    workers = max(1, workers or os.cpu_count() or 1)
-    pool = _Pool(workers, options)
-    source = iter(enumerate(items))
-    queue: deque = deque()  # chunks handed back after a worker was killed
+    pool = WorkerPool(max(1, workers or os.cpu_count() or 1), partial(grade_item, options=options))
     done: dict[int, GradeResult] = {}
     next_out = 0
-    exhausted = False
-    limit = options.timeout_s + grace_s
     bar = tqdm(total=total, unit="pair", disable=not progress, smoothing=0.05)
     try:
-        while True:
-            for worker in pool.workers:
-                if worker.pending:
-                    continue
-                if queue:
-                    chunk = queue.popleft()
-                elif not exhausted:
-                    chunk = list(islice(source, CHUNK_SIZE))
-                    exhausted = len(chunk) < CHUNK_SIZE
-                else:
-                    chunk = []
-                if chunk:
-                    worker.pending.extend(chunk)
-                    worker.last_report = time.monotonic()
-                    worker.conn.send(chunk)
-            busy = [w for w in pool.workers if w.pending]
-            if not busy:
-                break
-            ready = wait([w.conn for w in busy], timeout=0.5)
-            now = time.monotonic()
-            for worker in busy:
-                if worker.conn in ready:
-                    try:
-                        index, result = worker.conn.recv()
-                    except (EOFError, OSError):
-                        index, result = _lost(worker, Status.INTERNAL_ERROR,
-                                              "the grading worker died")
-                        queue.append(list(worker.pending))
-                        pool.replace(worker)
-                    else:
-                        worker.pending.popleft()
-                        worker.last_report = now
-                    done[index] = result
-                elif now - worker.last_report > limit:
-                    index, result = _lost(worker, Status.TIMEOUT,
-                                          f"no verdict within {options.timeout_s:g} s "
-                                          "(worker killed)")
-                    done[index] = result
-                    if worker.pending:
-                        queue.append(list(worker.pending))
-                    pool.replace(worker)
+        for index, item, outcome in pool.run(items, deadline_s=options.timeout_s + grace_s):
+            done[index] = _lost(item, outcome, options) if isinstance(outcome, Lost) else outcome
             while next_out in done:
                 bar.update(1)
                 yield done.pop(next_out)
@@ -276,8 +155,12 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
         pool.close()
 
 
-def _lost(worker: _Worker, status: Status, why: str) -> tuple[int, GradeResult]:
-    """Report the item a worker was on when it hung or died."""
-    index, item = worker.pending.popleft()
+def _lost(item: dict | BadItem, lost: Lost, options: GradeOptions) -> GradeResult:
+    """Report an item whose worker hung or died."""
     item_id = item.id if isinstance(item, BadItem) else item.get("id")
-    return index, GradeResult.failed(Stage.GRADER, status, why, id=item_id)
+    if lost.kind is LostKind.TIMEOUT:
+        return GradeResult.failed(Stage.GRADER, Status.TIMEOUT,
+                                  f"no verdict within {options.timeout_s:g} s (worker killed)",
+                                  id=item_id)
+    why = "the grading worker died" if lost.kind is LostKind.DIED else f"internal error: {lost.why}"
+    return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR, why, id=item_id)

@@ -105,7 +105,8 @@ def _missing_anchor(a: Problem, b: Problem, anchors: frozenset[str]) -> str | No
 
 def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = False,
             limits: Limits = Limits(), anchored_objects: Iterable[str] = (),
-            placeholder_semantics: PlaceholderSemantics | str = PAPER) -> Verdict:
+            placeholder_semantics: PlaceholderSemantics | str = PAPER,
+            truth_memo: dict | None = None) -> Verdict:
     """Decide whether ``a`` (ground truth) and ``b`` are equivalent problems of ``domain``.
 
     ``anchored_objects``: names every renaming must keep (each must exist on both sides).
@@ -113,7 +114,10 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
     :mod:`planetarium.equivalence.strict`).  Raises :class:`~planetarium.errors.ResourceLimitError` when a
     limit runs out (never a silent "not equivalent") and
     :class:`~planetarium.errors.UnsupportedFeatureError` for goal formulas too large to decide.
+    ``truth_memo``: a dict kept with ``a`` by a caller that compares many problems with it; what
+    depends on ``a`` alone (its fully specified goal) is computed once and kept there.
     """
+    memo = {} if truth_memo is None else truth_memo
     placeholder_semantics = PlaceholderSemantics(placeholder_semantics)
     anchors = frozenset(anchored_objects)
     if anchors:
@@ -153,13 +157,13 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
                                               is_placeholder, placeholder_semantics))
 
     if plain:
-        goal_a = domain.fully_specify(a)
+        goal_a = _kept(memo, "fully_specify", lambda: domain.fully_specify(a))
         budget.check()
         goal_b = domain.fully_specify(b)
         budget.check()
         neg_a = neg_b = frozenset()
     else:
-        closure_a = literal_closure(domain, a)
+        closure_a = _kept(memo, "literal_closure", lambda: literal_closure(domain, a))
         budget.check()
         closure_b = literal_closure(domain, b)
         budget.check()
@@ -198,6 +202,13 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
 
     return Verdict(*strict_placeholder(a, b, domain, (goal_a, neg_a), (goal_b, neg_b), anchors,
                                        budget))
+
+
+def _kept(memo: dict, key: str, compute):
+    """``memo[key]``, computed on first use (a time limit that interrupts it stores nothing)."""
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
 
 
 def _parts(closure: Closure | None) -> tuple[frozenset | None, frozenset]:

@@ -15,7 +15,7 @@ ground truth itself is unsolvable.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..domains import get_domain
@@ -34,8 +34,9 @@ from ..planning import SolveStatus, check_solvable
 from .options import GradeOptions, GradeOptionsError
 from .result import SKIPPED, GradeResult, Stage, StageVerdict, Status, decided, undecided
 
-__all__ = ["GradeOptions", "GradeOptionsError", "GradeResult", "Stage", "StageVerdict", "Status",
-           "grade", "grade_strict", "load_ground_truth"]
+__all__ = ["GradeOptions", "GradeOptionsError", "GradeResult", "PreparedTruth", "Stage",
+           "StageVerdict", "Status", "grade", "grade_strict", "load_ground_truth",
+           "prepare_ground_truth"]
 
 #: Model output longer than this is refused before parsing (a runaway generation, not PDDL).
 MAX_INPUT_CHARS = 2_000_000
@@ -53,10 +54,38 @@ def load_ground_truth(gt: str, *, relax_typing: bool = False) -> tuple[Domain, P
     return found[0], problem
 
 
-def grade(gt: str, pred: str, *, options: GradeOptions | None = None,
+@dataclass(frozen=True, eq=False)
+class PreparedTruth:
+    """A ground truth read once, to grade many predictions against it.
+
+    A training reward grades every ground truth against a group of completions (GRPO's G); this
+    keeps the parsed problem, and ``memo`` keeps what equivalence derives from it alone (its
+    fully specified goal), so neither is computed again.  ``error`` says why an unreadable ground
+    truth could not be read (then ``domain`` and ``problem`` are ``None``).
+    """
+
+    text: str
+    relax_typing: bool
+    domain: Domain | None = None
+    problem: Problem | None = None
+    error: str | None = None
+    memo: dict = field(default_factory=dict, repr=False)
+
+
+def prepare_ground_truth(gt: str, options: GradeOptions | None = None) -> PreparedTruth:
+    """Read ``gt`` for :func:`grade`; an unreadable ground truth is recorded, never raised."""
+    relax = (options or GradeOptions()).relax_typing
+    try:
+        domain, problem = load_ground_truth(gt, relax_typing=relax)
+    except (PlanetariumError, RecursionError) as err:
+        return PreparedTruth(gt, relax, error=f"ground truth: {err}")
+    return PreparedTruth(gt, relax, domain, problem)
+
+
+def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
           **overrides: Any) -> GradeResult:
-    """Grade ``pred`` (raw model output) against ``gt`` (ground-truth PDDL); never raises on
-    bad input.
+    """Grade ``pred`` (raw model output) against ``gt`` (ground-truth PDDL, or a
+    :class:`PreparedTruth` of it); never raises on bad input.
 
     ``options`` (default :class:`GradeOptions()`) with keyword ``overrides`` of its fields, e.g.
     ``grade(gt, pred, is_placeholder=True, timeout_s=5)``.  An unknown or ill-typed option is the
@@ -72,14 +101,15 @@ def grade(gt: str, pred: str, *, options: GradeOptions | None = None,
                                   f"internal error: {type(err).__name__}: {err}")
 
 
-def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
+def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions) -> GradeResult:
     """Grade ``pred`` against ``gt`` like :func:`grade`, but let internal bugs raise (tests)."""
     deadline = time.monotonic() + options.timeout_s
-    try:
-        domain, truth = load_ground_truth(gt, relax_typing=options.relax_typing)
-    except (PlanetariumError, RecursionError) as err:
-        return GradeResult.failed(Stage.GROUND_TRUTH, Status.INVALID_INPUT,
-                                  f"ground truth: {err}")
+    prepared = gt if isinstance(gt, PreparedTruth) else prepare_ground_truth(gt, options)
+    if prepared.relax_typing != options.relax_typing:  # read for other options: read it again
+        prepared = prepare_ground_truth(prepared.text, options)
+    if prepared.error is not None:
+        return GradeResult.failed(Stage.GROUND_TRUTH, Status.INVALID_INPUT, prepared.error)
+    domain, truth = prepared.domain, prepared.problem
     name = domain.name
     if len(pred) > MAX_INPUT_CHARS:
         return GradeResult(decided(False, f"output has {len(pred)} characters, over the "
@@ -102,7 +132,8 @@ def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
         verdict = compare(truth, problem, domain, is_placeholder=options.is_placeholder,
                           limits=Limits(timeout_s=max(0.0, deadline - time.monotonic())),
                           anchored_objects=anchors,
-                          placeholder_semantics=options.placeholder_semantics)
+                          placeholder_semantics=options.placeholder_semantics,
+                          truth_memo=prepared.memo)
     except ResourceLimitError as err:
         equivalence = undecided(Status.TIMEOUT, f"equivalence undecided: {err}")
     except UnsupportedFeatureError as err:

@@ -1,0 +1,248 @@
+"""Persistent worker processes that run one task per item under a hard deadline.
+
+Batch grading and the training reward both hand untrusted model output to code that may, on a
+pathological input, run far past its own time limit.  Cooperative limits cannot stop that, so the
+work runs in worker processes and the parent keeps the clock: each worker reports every result as
+soon as it has it, and a worker silent for longer than the per-item deadline is killed, its current
+item reported :class:`Lost` (``timeout``) and the rest of its chunk handed out again.  A worker
+that dies is replaced the same way (``died``).  An optional budget bounds a whole run: when it is
+spent, every unfinished item is reported lost (``budget``) and busy workers are replaced, so the
+next run starts clean.
+
+The pool outlives a run (:meth:`WorkerPool.run` may be called again and again), so a task may keep
+caches in its worker.  Workers die with the parent: on Linux the kernel kills them when it exits
+(``PR_SET_PDEATHSIG``), and everywhere a worker waiting for work notices that its parent is gone
+within a second.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import multiprocessing as mp
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sized
+from dataclasses import dataclass, field
+from enum import Enum
+from itertools import islice
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+#: Items handed to a worker at once (fewer when a run has few items left per worker).
+CHUNK_SIZE = 16
+#: How often an idle worker checks that its parent still exists.
+_PARENT_POLL_S = 1.0
+
+
+class LostKind(str, Enum):
+    """Why an item got no result from its task."""
+
+    TIMEOUT = "timeout"  # its worker stayed silent past the deadline and was killed
+    DIED = "died"        # its worker exited (crashed, was killed from outside)
+    ERROR = "error"      # the task raised, or its result could not be sent back
+    BUDGET = "budget"    # the run's budget was spent before the item was done
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Lost:
+    """The outcome of an item whose task gave no result; ``why`` is one line for people."""
+
+    kind: LostKind
+    why: str
+
+
+def _die_with_parent() -> int:
+    """Ask Linux to SIGKILL this worker when its parent exits (no-op elsewhere); the parent pid."""
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    except OSError:
+        return parent
+    pr_set_pdeathsig = 1
+    libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+    return parent
+
+
+def _serve(conn: Connection, task: Callable[[Any], Any]) -> None:
+    """A worker's life: run ``task`` on every item of every chunk, reporting each result."""
+    parent = _die_with_parent()
+    while True:
+        while not conn.poll(_PARENT_POLL_S):
+            if os.getppid() != parent:
+                return
+        try:
+            chunk = conn.recv()
+        except (EOFError, OSError):
+            return
+        if chunk is None:
+            return
+        for item in chunk:
+            try:
+                outcome = task(item)
+            except Exception as err:  # noqa: BLE001 - a task's bug must not end the worker
+                outcome = Lost(LostKind.ERROR, f"{type(err).__name__}: {err}")
+            try:
+                conn.send(outcome)
+            except (EOFError, OSError):
+                return
+            except Exception as err:  # noqa: BLE001 - e.g. a result that cannot be pickled
+                conn.send(Lost(LostKind.ERROR, f"result not sent back: {err}"))
+
+
+@dataclass
+class _Worker:
+    process: mp.process.BaseProcess
+    conn: Connection
+    pending: deque = field(default_factory=deque)  # (index, item) sent but not reported yet
+    started: float = 0.0  # when the item at the head of ``pending`` began (last report or send)
+
+
+class WorkerPool:
+    """``workers`` processes that run ``task(item)``; reusable across :meth:`run` calls.
+
+    ``task`` must be picklable unless the start method is ``fork`` (the default where it exists:
+    workers start in milliseconds, so replacing a killed one is cheap).  Processes start on the
+    first run, not here.  Not thread-safe: one run at a time.
+    """
+
+    def __init__(self, workers: int, task: Callable[[Any], Any], *,
+                 start_method: str | None = None) -> None:
+        if workers < 1:
+            raise ValueError(f"a pool needs at least one worker, got {workers}")
+        methods = mp.get_all_start_methods()
+        self.size = workers
+        self.task = task
+        self.ctx = mp.get_context(start_method or ("fork" if "fork" in methods else "spawn"))
+        self.workers: list[_Worker] = []
+        self._owner = os.getpid()  # a forked copy of the pool does not own its workers
+        #: Workers killed or found dead and started again, over the pool's life.
+        self.replaced = 0
+
+    def _spawn(self) -> _Worker:
+        parent, child = self.ctx.Pipe()
+        process = self.ctx.Process(target=_serve, args=(child, self.task), daemon=True)
+        process.start()
+        child.close()
+        return _Worker(process, parent)
+
+    def _replace(self, worker: _Worker) -> None:
+        worker.process.kill()
+        worker.process.join()
+        worker.conn.close()
+        self.workers[self.workers.index(worker)] = self._spawn()
+        self.replaced += 1
+
+    def run(self, items: Iterable[Any], *, deadline_s: float, budget_s: float | None = None,
+            chunk_size: int = CHUNK_SIZE) -> Iterator[tuple[int, Any, Any]]:
+        """Yield ``(index, item, task(item) or Lost)`` for every item, in completion order.
+
+        An item costs at most ``deadline_s`` of its worker's time; with ``budget_s`` the whole run
+        ends within about that many seconds.  ``items`` is read lazily, a chunk at a time; when it
+        is a sized collection, chunks shrink near its end so every worker keeps an equal share
+        (one slow item then never holds up work another worker could take).
+        """
+        if self._owner != os.getpid():
+            self.workers, self._owner = [], os.getpid()
+        if not self.workers:
+            self.workers = [self._spawn() for _ in range(self.size)]
+        source = iter(enumerate(items))
+        left = len(items) if isinstance(items, Sized) else None  # not yet handed out
+        queue: deque = deque()  # items handed back after their worker was killed
+        exhausted = False
+        end = None if budget_s is None else time.monotonic() + budget_s
+        try:
+            while True:
+                for worker in self.workers:
+                    if worker.pending:
+                        continue
+                    size = chunk_size
+                    if left is not None:
+                        size = max(1, min(size, math.ceil((left + len(queue)) / self.size)))
+                    chunk = [queue.popleft() for _ in range(min(size, len(queue)))]
+                    if not chunk and not exhausted:
+                        chunk = list(islice(source, size))
+                        exhausted = len(chunk) < size
+                        if left is not None:
+                            left -= len(chunk)
+                    if chunk:
+                        worker.pending.extend(chunk)
+                        worker.started = time.monotonic()
+                        worker.conn.send([item for _, item in chunk])
+                busy = [w for w in self.workers if w.pending]
+                if not busy:
+                    return
+                now = time.monotonic()
+                if end is not None and now >= end:
+                    yield from self._abandon(busy, queue, source, budget_s)
+                    return
+                wake = min(w.started for w in busy) + deadline_s
+                if end is not None:
+                    wake = min(wake, end)
+                ready = wait([w.conn for w in busy], timeout=max(0.0, wake - now) + 0.001)
+                now = time.monotonic()
+                for worker in busy:
+                    if worker.conn in ready:
+                        yield self._receive(worker, queue, now)
+                    elif now - worker.started > deadline_s:
+                        index, item = worker.pending.popleft()
+                        queue.extendleft(reversed(worker.pending))
+                        worker.pending.clear()
+                        self._replace(worker)
+                        yield index, item, Lost(LostKind.TIMEOUT,
+                                          f"no result within {deadline_s:g} s (worker killed)")
+        finally:
+            for worker in list(self.workers):  # a run left early must not leave work behind
+                if worker.pending:
+                    worker.pending.clear()
+                    self._replace(worker)
+
+    def _receive(self, worker: _Worker, queue: deque, now: float) -> tuple[int, Any, Any]:
+        try:
+            outcome = worker.conn.recv()
+        except (EOFError, OSError):
+            index, item = worker.pending.popleft()
+            queue.extendleft(reversed(worker.pending))
+            worker.pending.clear()
+            self._replace(worker)
+            return index, item, Lost(LostKind.DIED, "the worker process died")
+        index, item = worker.pending.popleft()  # a worker reports its chunk in order
+        worker.started = now
+        return index, item, outcome
+
+    def _abandon(self, busy: list[_Worker], queue: deque, source: Iterator,
+                 budget_s: float | None) -> Iterator[tuple[int, Any, Any]]:
+        """Report every unfinished item of a run whose budget is spent; replace busy workers."""
+        lost = Lost(LostKind.BUDGET, f"the call's budget of {budget_s:g} s was spent first")
+        for worker in busy:
+            unfinished = list(worker.pending)
+            worker.pending.clear()
+            self._replace(worker)
+            for index, item in unfinished:
+                yield index, item, lost
+        for index, item in (*queue, *source):
+            yield index, item, lost
+
+    def close(self) -> None:
+        """Stop every worker (asking first, killing stragglers after a second)."""
+        if self._owner != os.getpid():
+            self.workers = []
+        for worker in self.workers:
+            try:
+                worker.conn.send(None)
+            except OSError:
+                pass
+        for worker in self.workers:
+            worker.process.join(timeout=1)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.conn.close()
+        self.workers = []

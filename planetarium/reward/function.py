@@ -1,0 +1,255 @@
+"""``PlanetariumReward``: grading as a reward function that never hangs its caller.
+
+A trainer calls the reward once per step with every rollout of the step; one pathological
+completion must cost at most its deadline, never the step.  So grading runs in a persistent
+:class:`~planetarium.pool.WorkerPool` that kills a worker silent past the per-item deadline and
+starts another; an optional per-call budget bounds the whole call, and anything that still goes
+wrong inside becomes the undecided reward for its items and is counted — it is never raised.
+
+Rollouts of one ground truth travel together to one worker (GRPO samples G per prompt), where
+:class:`~planetarium.reward.task.TruthCache` reads and fully specifies the truth once.
+
+``workers=0`` grades in the calling process: no processes, but only the grader's own cooperative
+time limit, which a pathological input may overrun.  ``workers=None`` (the default) starts a pool of
+``min(4, CPUs available)`` processes, even on one CPU, because the hard deadline is the point.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import threading
+import time
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..grading import GradeOptions, GradeResult, Stage, Status
+from ..limits import LimitValueError, check_seconds
+from ..pool import Lost, LostKind, WorkerPool
+from .schemes import (
+    RewardConfigError,
+    RewardScheme,
+    check_reward,
+    check_weights,
+    is_undecided,
+    scheme_of,
+    score,
+)
+from .task import Graded, RewardTask, Rollout
+
+log = logging.getLogger("planetarium")
+
+#: The grader's own (cooperative) limit, as a share of the hard per-item deadline: most slow
+#: items then report ``timeout`` themselves and their worker survives.
+SOFT_LIMIT_SHARE = 0.8
+#: Most worker processes ``workers=None`` starts.
+DEFAULT_MAX_WORKERS = 4
+
+
+def default_workers() -> int:
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(DEFAULT_MAX_WORKERS, cpus))
+
+
+class PlanetariumReward:
+    """A reward function in the form TRL's ``GRPOTrainer(reward_funcs=[...])`` calls it.
+
+    ``reward(prompts=..., completions=..., **dataset_columns) -> list[float]``: completions are
+    strings or chat-message lists; the ground truth, placeholder flag and anchored objects come
+    from the dataset columns named ``gt_column``, ``placeholder_column`` (a missing placeholder
+    column means ``False``) and ``anchors_column`` (``None``: no anchors).  ``scheme``: ``correct``
+    or ``staged`` (``weights`` for the latter); ``timeout_s`` is the hard per-item deadline,
+    ``call_budget_s`` bounds a whole call; ``undecided_reward`` is paid for a verdict that is not
+    decided (timeout, unsupported, internal error).  See the module docstring for ``workers``.
+    """
+
+    def __init__(self, scheme: RewardScheme | str = "correct", timeout_s: float = 5.0,
+                 workers: int | None = None, *, gt_column: str = "problem_pddl",
+                 placeholder_column: str | None = "is_placeholder",
+                 anchors_column: str | None = None, think_marker: str | None = "</think>",
+                 undecided_reward: float = 0.0, weights: Mapping[str, float] | None = None,
+                 call_budget_s: float | None = None, name: str | None = None,
+                 start_method: str | None = None) -> None:
+        self.scheme = scheme_of(scheme)
+        self.weights = check_weights(weights)
+        self.undecided_reward = check_reward(undecided_reward, "undecided_reward")
+        try:
+            self.timeout_s = check_seconds(timeout_s)
+            self.call_budget_s = None if call_budget_s is None else check_seconds(
+                call_budget_s, "call_budget_s")
+        except LimitValueError as err:
+            raise RewardConfigError(str(err)) from None
+        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                    or workers < 0):
+            raise RewardConfigError(f"workers must be a whole number >= 0 or None, got {workers!r}")
+        if not isinstance(gt_column, str):
+            raise RewardConfigError(f"gt_column must be a column name, got {gt_column!r}")
+        self.gt_column, self.placeholder_column = gt_column, placeholder_column
+        self.anchors_column = anchors_column
+        self.__name__ = name or f"planetarium_{self.scheme.value}"
+        options = GradeOptions(timeout_s=self.timeout_s * SOFT_LIMIT_SHARE)
+        self._task = RewardTask(options, think_marker)
+        self.workers = default_workers() if workers is None else workers
+        self._pool = WorkerPool(self.workers, self._task, start_method=start_method) \
+            if self.workers else None
+        self._finalizer = weakref.finalize(self, self._pool.close) if self._pool else None
+        self._lock = threading.Lock()
+        self._counts = dict.fromkeys(("calls", "items", "correct", "timeouts", "unsupported",
+                                      "internal_errors", "invalid_inputs", "budget_exhausted",
+                                      "cache_hits", "cache_misses"), 0)
+        self._seconds = 0.0
+        self.last_details: list[dict[str, Any]] = []
+
+    # --- the call --------------------------------------------------------------------------
+
+    def __call__(self, prompts: Sequence[Any] | None = None,
+                 completions: Sequence[Any] | None = None, **columns: Any) -> list[float]:
+        """One reward per completion, in order; never raises on what the model wrote."""
+        rollouts = self._rollouts(completions, columns)
+        with self._lock:
+            start = time.monotonic()
+            results = self._grade(rollouts)
+            rewards = [score(r, self.scheme, self.weights, self.undecided_reward) for r in results]
+            self._count(results)
+            self._seconds += time.monotonic() - start
+            self.last_details = [_details(r, reward) for r, reward in zip(results, rewards, strict=True)]
+        return rewards
+
+    def _rollouts(self, completions: Sequence[Any] | None, columns: dict) -> list[Rollout]:
+        """The call's items from TRL's arguments; a missing or misshapen column is the caller's
+        configuration bug and raises :class:`RewardConfigError` (on the first step, loudly)."""
+        if completions is None:
+            raise RewardConfigError("the reward needs completions=[...]")
+        n = len(completions)
+        truths = self._column(columns, self.gt_column, n, required=True)
+        flags = self._column(columns, self.placeholder_column, n) or [False] * n
+        anchors = self._column(columns, self.anchors_column, n) or [()] * n
+        return [Rollout(c, gt, _plain(flag), () if a is None else _plain(a))
+                for c, gt, flag, a in zip(completions, truths, flags, anchors, strict=True)]
+
+    @staticmethod
+    def _column(columns: dict, name: str | None, n: int, required: bool = False) -> list | None:
+        if name is None or name not in columns:
+            if required:
+                raise RewardConfigError(
+                    f"no dataset column {name!r} reached the reward (columns: "
+                    f"{', '.join(sorted(columns)) or 'none'}); set gt_column= to the ground truth's")
+            return None
+        values = list(columns[name])
+        if len(values) != n:
+            raise RewardConfigError(f"column {name!r} has {len(values)} values for {n} completions")
+        return values
+
+    def _grade(self, rollouts: list[Rollout]) -> list[GradeResult]:
+        """Verdicts in input order; an internal failure becomes an internal-error verdict."""
+        results: list[GradeResult | None] = [None] * len(rollouts)
+        try:
+            order = _grouped(rollouts)
+            if self._pool is None:
+                outcomes = self._in_process([rollouts[i] for i in order])
+            else:
+                outcomes = self._pool.run([rollouts[i] for i in order], deadline_s=self.timeout_s,
+                                          budget_s=self.call_budget_s)
+            for position, _, outcome in outcomes:
+                results[order[position]] = self._verdict(outcome)
+        except Exception as err:  # noqa: BLE001 - the trainer must never see our failure
+            log.exception("planetarium reward: internal failure; items left are undecided")
+            lost = GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
+                                      f"internal error: {type(err).__name__}: {err}")
+            results = [lost if r is None else r for r in results]
+        return results  # type: ignore[return-value]
+
+    def _in_process(self, rollouts: list[Rollout]):
+        end = None if self.call_budget_s is None else time.monotonic() + self.call_budget_s
+        for index, rollout in enumerate(rollouts):
+            if end is not None and time.monotonic() >= end:
+                yield index, rollout, Lost(LostKind.BUDGET, "the call's budget was spent first")
+                continue
+            try:
+                yield index, rollout, self._task(rollout)
+            except Exception as err:  # noqa: BLE001 - as a worker would report it
+                yield index, rollout, Lost(LostKind.ERROR, f"{type(err).__name__}: {err}")
+
+    def _verdict(self, outcome: Graded | Lost) -> GradeResult:
+        if isinstance(outcome, Graded):
+            if outcome.cache_hit is not None:
+                self._counts["cache_hits" if outcome.cache_hit else "cache_misses"] += 1
+            return outcome.result
+        if outcome.kind is LostKind.BUDGET:
+            self._counts["budget_exhausted"] += 1
+            return GradeResult.failed(Stage.GRADER, Status.TIMEOUT,
+                                      f"undecided: the call budget of {self.call_budget_s:g} s "
+                                      "was spent first")
+        if outcome.kind is LostKind.TIMEOUT:
+            return GradeResult.failed(Stage.GRADER, Status.TIMEOUT,
+                                      f"no verdict within {self.timeout_s:g} s (worker killed)")
+        return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
+                                  f"internal error: {outcome.why}")
+
+    def _count(self, results: list[GradeResult]) -> None:
+        counts = self._counts
+        counts["calls"] += 1
+        counts["items"] += len(results)
+        for result in results:
+            counts["correct"] += result.correct
+            if is_undecided(result):
+                key = {Status.TIMEOUT: "timeouts", Status.UNSUPPORTED: "unsupported",
+                       Status.INVALID_INPUT: "invalid_inputs"}.get(result.status, "internal_errors")
+                counts[key] += 1
+
+    # --- reporting and life cycle ------------------------------------------------------------
+
+    def metrics(self) -> dict[str, Any]:
+        """Counts over the reward's life: calls, items, undecided kinds, cache hits and rate."""
+        counts = dict(self._counts)
+        looked_up = counts["cache_hits"] + counts["cache_misses"]
+        counts["cache_hit_rate"] = counts["cache_hits"] / looked_up if looked_up else 0.0
+        counts["workers_replaced"] = self._pool.replaced if self._pool else 0
+        counts["seconds"] = self._seconds
+        counts["rewards_per_s"] = counts["items"] / self._seconds if self._seconds else math.nan
+        return counts
+
+    def close(self) -> None:
+        """Stop the worker processes (a later call starts them again)."""
+        if self._pool is not None:
+            self._pool.close()
+
+    def __enter__(self) -> PlanetariumReward:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (f"PlanetariumReward(scheme={self.scheme.value!r}, timeout_s={self.timeout_s:g}, "
+                f"workers={self.workers})")
+
+
+def _plain(value: Any) -> Any:
+    """NumPy / Arrow scalars and arrays (what ``datasets`` may hand over) as plain Python."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _grouped(rollouts: list[Rollout]) -> list[int]:
+    """Input positions ordered so rollouts of one ground truth are adjacent (first seen first)."""
+    first: dict[Any, int] = {}
+    keys = []
+    for index, rollout in enumerate(rollouts):
+        key = rollout.gt if isinstance(rollout.gt, str) else ("not a string", index)
+        keys.append(first.setdefault(key, index))
+    return sorted(range(len(rollouts)), key=lambda i: (keys[i], i))
+
+
+def _details(result: GradeResult, reward: float) -> dict[str, Any]:
+    stage = result.stage
+    return {"reward": reward, "status": result.status.value,
+            "stage": None if stage is None else stage.value, "reason": result.reason,
+            "parseable": result.parseable, "solvable": result.solvable,
+            "equivalent": result.equivalent, "correct": result.correct}

@@ -1,0 +1,117 @@
+"""Grading one rollout, where it runs (a pool worker or the caller's process).
+
+A :class:`RewardTask` is the function the worker pool calls per item.  It keeps the ground truths
+it has read in a :class:`TruthCache` (content-keyed, least recently used out first, bounded by
+count and by characters), so the G completions GRPO samples per prompt read and fully specify
+their ground truth once.  Each worker has its own cache; the caller hands a worker the items of
+one ground truth together, so most repeats land where the truth already is.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..grading import (
+    GradeOptions,
+    GradeResult,
+    PreparedTruth,
+    Stage,
+    Status,
+    grade,
+    prepare_ground_truth,
+)
+from ..grading.result import decided
+from .answer import answer_of, completion_text
+
+#: Ground truths kept per process, and the characters they may hold together.
+CACHE_ENTRIES = 1024
+CACHE_CHARS = 32_000_000
+
+
+class TruthCache:
+    """Prepared ground truths by text, least recently used evicted first."""
+
+    def __init__(self, entries: int = CACHE_ENTRIES, chars: int = CACHE_CHARS) -> None:
+        self.entries, self.chars = entries, chars
+        self._kept: OrderedDict[str, PreparedTruth] = OrderedDict()
+        self._size = 0
+
+    def get(self, gt: str, options: GradeOptions) -> tuple[PreparedTruth, bool]:
+        """The prepared ``gt`` and whether it was already kept."""
+        kept = self._kept.get(gt)
+        if kept is not None:
+            self._kept.move_to_end(gt)
+            return kept, True
+        prepared = prepare_ground_truth(gt, options)
+        if len(gt) <= self.chars:
+            self._kept[gt] = prepared
+            self._size += len(gt)
+            while len(self._kept) > self.entries or self._size > self.chars:
+                evicted, _ = self._kept.popitem(last=False)
+                self._size -= len(evicted)
+        return prepared, False
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """What one reward item carries to its grader (plain data: it crosses a pipe)."""
+
+    completion: Any
+    gt: Any
+    is_placeholder: Any = False
+    anchors: Any = ()
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A rollout's verdict and whether its ground truth came from the cache."""
+
+    result: GradeResult
+    cache_hit: bool | None  # None: no ground truth was read (bad item, no answer)
+
+
+class RewardTask:
+    """Grade :class:`Rollout` s with fixed options; callable, picklable, one cache per copy."""
+
+    def __init__(self, options: GradeOptions, think_marker: str | None) -> None:
+        self.options = options
+        self.think_marker = think_marker
+        self.cache = TruthCache()
+
+    def __getstate__(self) -> dict:  # a copy sent to a worker starts with an empty cache
+        return {"options": self.options, "think_marker": self.think_marker}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["options"], state["think_marker"])
+
+    def __call__(self, rollout: Rollout) -> Graded:
+        bad = _bad_item(rollout)
+        if bad:
+            return Graded(GradeResult.failed(Stage.INPUT, Status.INVALID_INPUT, bad), None)
+        text = completion_text(rollout.completion)
+        if text is None:
+            return Graded(GradeResult(decided(False, "no answer: the completion holds no text")),
+                          None)
+        answer, why = answer_of(text, self.think_marker)
+        if answer is None:
+            return Graded(GradeResult(decided(False, why)), None)
+        options = self.options
+        if rollout.is_placeholder or rollout.anchors:
+            options = replace(options, is_placeholder=rollout.is_placeholder,
+                              anchored_objects=(*options.anchored_objects, *rollout.anchors))
+        truth, hit = self.cache.get(rollout.gt, self.options)
+        return Graded(grade(truth, answer, options=options), hit)
+
+
+def _bad_item(rollout: Rollout) -> str | None:
+    """Why a rollout's dataset columns are unusable (the data's fault, not the model's)."""
+    if not isinstance(rollout.gt, str):
+        return f"the ground truth must be a string of PDDL, got {type(rollout.gt).__name__}"
+    if not isinstance(rollout.is_placeholder, bool):
+        return f"is_placeholder must be true or false, got {rollout.is_placeholder!r}"
+    anchors = rollout.anchors
+    if not isinstance(anchors, (list, tuple)) or not all(isinstance(a, str) for a in anchors):
+        return f"anchored objects must be a list of object names, got {anchors!r}"
+    return None
