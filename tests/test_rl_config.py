@@ -86,7 +86,7 @@ def test_vllm_with_a_4bit_base_is_refused(tmp_path):
     [
         ("reward: {scheme: partial}\n", r"reward.scheme: expected one of correct, staged"),
         ("reward: {timeout_s: 0}\n", r"reward.timeout_s: expected a value >= "),
-        ("reward: {workers: 0}\n", r"reward.workers: expected a value >= 1"),
+        ("reward: {workers: -1}\n", r"reward.workers: expected a value >= 0"),
         ("generation: {num_generations: 1}\n", r"generation.num_generations: expected a value >= 2"),
         ("generation: {vllm_mode: remote}\n", r"expected one of colocate, server"),
         ("training: {num_generations: 4}\n", r"training.num_generations: unknown key"),

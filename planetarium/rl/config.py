@@ -32,15 +32,17 @@ class RLQuantizationConfig(QuantizationConfig):
 class RewardConfig:
     """How :class:`planetarium.reward.PlanetariumReward` scores each completion.
 
-    ``scheme`` ``correct`` pays 1 for an equivalent problem, 0 otherwise; ``staged`` gives partial
-    credit per stage passed (``weights``, the reward's defaults when null).  ``undecided_reward``
+    ``scheme`` ``correct`` pays 1 for a correct problem, 0 otherwise; ``staged`` gives partial
+    credit per stage passed (``weights`` for ``parseable``, ``solvable``, ``equivalent``; the
+    reward's defaults when null).  ``workers`` grading processes (null: up to 4; 0: in the
+    trainer's process, without the hard deadline).  ``undecided_reward``
     is what a timeout or an unsupported problem earns (never counted as correct);
     ``timeout_s`` bounds one completion, ``call_budget_s`` one whole batch.
     """
 
     scheme: Literal["correct", "staged"] = "correct"
     timeout_s: float = setting(5.0, check=_POSITIVE)
-    workers: int | None = setting(None, check=at_least(1))  # null: the reward's default pool
+    workers: int | None = setting(None, check=at_least(0))  # null: up to 4; 0: in process
     call_budget_s: float | None = setting(None, check=_POSITIVE)
     undecided_reward: float = 0.0
     think_marker: str = "</think>"

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 import logging
+import multiprocessing
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,9 +44,9 @@ from planetarium.finetune.train import (
 )
 from planetarium.llm.grade import package_versions
 from planetarium.llm.prompts import build_messages, prompt_template_hash
+from planetarium.reward import PlanetariumReward
 
 from .config import RewardConfig, RLConfig
-from .interim_reward import PlanetariumReward
 
 log = logging.getLogger(__name__)
 
@@ -78,8 +80,15 @@ def prompt_dataset(rows: list[dict[str, Any]]) -> Any:
 
 
 def make_reward(reward: RewardConfig) -> PlanetariumReward:
-    """The reward function TRL calls, configured from the ``reward`` section."""
+    """The reward function TRL calls, configured from the ``reward`` section.
+
+    Its grading processes start from a fork server where the platform has one: forking the
+    trainer itself, with torch's, the tokenizer's and vLLM's threads running, can leave a child
+    holding a lock that no thread will ever release.
+    """
+    methods = multiprocessing.get_all_start_methods()
     return PlanetariumReward(
+        start_method="forkserver" if "forkserver" in methods else None,
         scheme=reward.scheme,
         timeout_s=reward.timeout_s,
         workers=reward.workers,
@@ -145,12 +154,14 @@ def grpo_arguments(cfg: RLConfig, out_dir: Path) -> Any:
 
 
 class RewardLog:
-    """A ``TrainerCallback`` keeping, per optimisation step, what the reward function itself
-    returned on its latest call (mean, count, statuses), to set beside the trainer's log."""
+    """A ``TrainerCallback`` that keeps, after each optimisation step that called the reward,
+    what the reward function itself returned on its latest call: the count, mean and verdict
+    statuses of its rewards, to set beside the statistics the trainer logged."""
 
     def __init__(self, reward: PlanetariumReward) -> None:
         self.reward = reward
-        self.steps: list[dict[str, Any]] = []
+        self.calls: list[dict[str, Any]] = []
+        self._seen = 0
 
     def callback(self) -> Any:
         transformers = require("transformers", "train")
@@ -163,17 +174,14 @@ class RewardLog:
         return _Callback()
 
     def record(self, step: int) -> None:
-        details = list(self.reward.last_details)
-        if not details:
+        calls = self.reward.metrics()["calls"]
+        if calls == self._seen or not self.reward.last_details:
             return
-        rewards = [d["reward"] for d in details]
-        statuses: dict[str, int] = {}
-        for d in details:
-            statuses[d["status"]] = statuses.get(d["status"], 0) + 1
-        self.steps.append(
-            {"step": step, "items": len(rewards), "mean": sum(rewards) / len(rewards),
-             "statuses": statuses}
-        )
+        self._seen = calls
+        rewards = [d["reward"] for d in self.reward.last_details]
+        statuses = Counter(d["status"] for d in self.reward.last_details)
+        self.calls.append({"step": step, "call": calls, "items": len(rewards),
+                           "mean": sum(rewards) / len(rewards), "statuses": dict(statuses)})
 
 
 def make_trainer(
@@ -230,19 +238,19 @@ def run(cfg: RLConfig, *, resume: bool = False) -> Outcome:
     checkpoint = checkpoint_to_resume(out_dir, resume, RECORD_NAME)
 
     started = time.time()
-    threads = cap_threads(cfg.cpu_threads)
-    require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
-    rows = load_rows(cfg.data.source, split=cfg.data.split)
-    if not rows:
-        raise PlanetariumError(f"{cfg.data.source}: no rows in split {cfg.data.split}")
-    quantize = use_4bit(cfg)
-    base = resolve_base(cfg, out_dir)
-    tokenizer, model = load_base(cfg, base, quantize)
-    quantization = quantization_used(model)
-    model = add_lora(model, cfg.lora, quantized=quantize)
-    reward = make_reward(cfg.reward)
-    reward_log = RewardLog(reward)
+    reward = make_reward(cfg.reward)  # a bad reward option fails here, before any model loads
     try:
+        threads = cap_threads(cfg.cpu_threads)
+        require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
+        rows = load_rows(cfg.data.source, split=cfg.data.split)
+        if not rows:
+            raise PlanetariumError(f"{cfg.data.source}: no rows in split {cfg.data.split}")
+        quantize = use_4bit(cfg)
+        base = resolve_base(cfg, out_dir)
+        tokenizer, model = load_base(cfg, base, quantize)
+        quantization = quantization_used(model)
+        model = add_lora(model, cfg.lora, quantized=quantize)
+        reward_log = RewardLog(reward)
         trainer = make_trainer(
             cfg, model, tokenizer, prompt_dataset(rows), reward, out_dir, [reward_log.callback()]
         )
@@ -267,7 +275,7 @@ def run(cfg: RLConfig, *, resume: bool = False) -> Outcome:
         "reward": {
             "name": reward.__name__,
             "metrics": reward_metrics,
-            "per_step": reward_log.steps,
+            "calls": reward_log.calls,
         },
         "train": {
             "steps": result.global_step,
