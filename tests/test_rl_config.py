@@ -64,7 +64,7 @@ def test_tiny_config_runs_four_real_steps_on_a_cpu():
     cfg = load_config(ROOT / "rl" / "tiny.yaml")
     assert cfg.model == "tiny:" and cfg.data.split == "heldout:train"
     assert cfg.training.max_steps >= 4 and not cfg.generation.use_vllm
-    assert cfg.cpu_threads == 2 and cfg.reward.workers == 1
+    assert cfg.cpu_threads == 1 and cfg.reward.workers == 1
 
 
 def test_quantization_stays_off_unless_asked_for(tmp_path):

@@ -64,7 +64,7 @@ def test_four_real_grpo_steps_on_the_tiny_model(trained, tiny_model):  # noqa: F
     assert summary["trained"] and summary["steps"] == STEPS
     train = record["train"]
     assert (train["steps"], train["max_steps"], train["steps_this_run"]) == (STEPS, STEPS, STEPS)
-    assert train["resumed_from"] is None and train["cpu_threads"] == 2
+    assert train["resumed_from"] is None and train["cpu_threads"] == 1
     assert train["seconds_per_step"] > 0
     steps = [entry for entry in train["log_history"] if "loss" in entry]
     assert [entry["step"] for entry in steps] == [1, 2, 3, 4]

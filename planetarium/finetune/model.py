@@ -27,6 +27,23 @@ class ModelSettings(Protocol):
     quantization: QuantizationConfig
 
 
+class LoopSettings(Protocol):
+    """The optimiser and loop settings fine-tuning and GRPO share (their ``training`` sections)."""
+
+    optimizer: str
+    learning_rate: float
+    weight_decay: float
+    batch_size: int
+    gradient_accumulation_steps: int
+    epochs: float
+    max_steps: int
+    logging_steps: int
+    save_steps: int
+    save_total_limit: int
+    seed: int
+    gradient_checkpointing: bool
+
+
 def resolve_base(cfg: ModelSettings, out_dir: Path) -> str:
     """The hub id or local path to load; ``tiny:`` builds the toy model under ``out_dir``."""
     from planetarium.llm.tiny import resolve_model_name

@@ -35,6 +35,8 @@ from .data import (
     truncate,
 )
 from .model import (
+    LoopSettings,
+    ModelSettings,
     add_lora,
     load_base,
     quantization_used,
@@ -94,39 +96,48 @@ def prepare(rows: list[dict[str, Any]], tokenizer: Any, training: TrainingConfig
     )
 
 
+def loop_arguments(cfg: ModelSettings, t: LoopSettings, out_dir: Path) -> dict[str, Any]:
+    """The ``TrainingArguments`` keywords fine-tuning and GRPO share: optimiser, batch, loop,
+    checkpoints (under ``out_dir/checkpoints``), precision and device."""
+    torch = require("torch", "train")
+    dtype = train_dtype(cfg)
+    return {
+        "output_dir": str(out_dir / CHECKPOINT_DIR),
+        "optim": t.optimizer,
+        "learning_rate": t.learning_rate,
+        "weight_decay": t.weight_decay,
+        "per_device_train_batch_size": t.batch_size,
+        "gradient_accumulation_steps": t.gradient_accumulation_steps,
+        "num_train_epochs": t.epochs,
+        "max_steps": t.max_steps,
+        "logging_steps": t.logging_steps,
+        "save_strategy": "steps",
+        "save_steps": t.save_steps,
+        "save_total_limit": t.save_total_limit,
+        "seed": t.seed,
+        # Deprecated alias of ``activation_checkpointing`` from transformers 5.23 on, but the only
+        # name 5.17 (the GPU node's) knows; non-reentrant needs no input-grad hook under LoRA.
+        "gradient_checkpointing": t.gradient_checkpointing,
+        "gradient_checkpointing_kwargs": {"use_reentrant": False},
+        "bf16": dtype == "bfloat16",
+        "fp16": dtype == "float16",
+        "use_cpu": not torch.cuda.is_available(),  # also what lets torchrun run DDP on CPUs
+        "report_to": "none",
+        # Fine-tuning's examples are no datasets.Dataset; GRPO's reward reads the extra columns.
+        "remove_unused_columns": False,
+        "ddp_find_unused_parameters": False,
+    }
+
+
 def training_arguments(cfg: FinetuneConfig, out_dir: Path) -> Any:
     """Map the typed config onto ``transformers.TrainingArguments`` (the Appendix F recipe)."""
-    torch = require("torch", "train")
     transformers = require("transformers", "train")
     t = cfg.training
-    dtype = train_dtype(cfg)
     return transformers.TrainingArguments(
-        output_dir=str(out_dir / CHECKPOINT_DIR),
-        optim=t.optimizer,
-        learning_rate=t.learning_rate,
+        **loop_arguments(cfg, t, out_dir),
         adam_beta1=t.adam_beta1,
         adam_beta2=t.adam_beta2,
         adam_epsilon=t.adam_epsilon,
-        weight_decay=t.weight_decay,
-        per_device_train_batch_size=t.batch_size,
-        gradient_accumulation_steps=t.gradient_accumulation_steps,
-        num_train_epochs=t.epochs,
-        max_steps=t.max_steps,
-        logging_steps=t.logging_steps,
-        save_strategy="steps",
-        save_steps=t.save_steps,
-        save_total_limit=t.save_total_limit,
-        seed=t.seed,
-        # Deprecated alias of ``activation_checkpointing`` from transformers 5.23 on, but the only
-        # name 5.17 (the GPU node's) knows; non-reentrant needs no input-grad hook under LoRA.
-        gradient_checkpointing=t.gradient_checkpointing,
-        gradient_checkpointing_kwargs={"use_reentrant": False},
-        bf16=dtype == "bfloat16",
-        fp16=dtype == "float16",
-        use_cpu=not torch.cuda.is_available(),  # also what lets torchrun run DDP on CPUs
-        report_to="none",
-        remove_unused_columns=False,  # our examples are not a datasets.Dataset
-        ddp_find_unused_parameters=False,
     )
 
 

@@ -8,14 +8,13 @@ The model, data, quantization and LoRA sections are fine-tuning's own dataclasse
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from planetarium.config import ConfigError, at_least, between, load, setting
-from planetarium.finetune.config import DataConfig, LoraConfig, QuantizationConfig
+from planetarium.finetune.config import LoraConfig, QuantizationConfig, RunConfig
 
 _POSITIVE = at_least(1e-9)
 
@@ -97,13 +96,9 @@ class GRPOTrainingConfig:
 
 
 @dataclass(frozen=True)
-class RLConfig:
-    """One GRPO run; ``model`` is a hub id, a local path, or ``tiny:`` (local toy model)."""
+class RLConfig(RunConfig):
+    """One GRPO run."""
 
-    model: str
-    data: DataConfig
-    out_dir: str
-    attn_implementation: str = "eager"  # Gemma 2 needs eager attention for its logit soft-capping
     quantization: RLQuantizationConfig = field(default_factory=RLQuantizationConfig)
     lora: LoraConfig = field(default_factory=LoraConfig)
     reward: RewardConfig = field(default_factory=RewardConfig)
@@ -118,9 +113,6 @@ class RLConfig:
                 "false): the trainer pushes merged weights to vLLM, a 4-bit base has none",
                 key="generation.use_vllm",
             )
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
 
 
 def load_config(path: str | Path, overrides: Iterable[str] = ()) -> RLConfig:

@@ -33,13 +33,12 @@ from planetarium.finetune.model import (
     load_base,
     quantization_used,
     resolve_base,
-    train_dtype,
     use_4bit,
 )
 from planetarium.finetune.train import (
-    CHECKPOINT_DIR,
     VERSIONED,
     checkpoint_to_resume,
+    loop_arguments,
     save_outputs,
 )
 from planetarium.llm.grade import package_versions
@@ -100,11 +99,9 @@ def make_reward(reward: RewardConfig) -> PlanetariumReward:
 
 
 def grpo_arguments(cfg: RLConfig, out_dir: Path) -> Any:
-    """Map the typed config onto ``trl.GRPOConfig``."""
-    torch = require("torch", "train")
+    """Map the typed config onto ``trl.GRPOConfig`` (loop settings as fine-tuning maps them)."""
     trl = require("trl", "rl")
     t, g = cfg.training, cfg.generation
-    dtype = train_dtype(cfg)
     vllm = (
         {
             "vllm_mode": g.vllm_mode,
@@ -117,37 +114,17 @@ def grpo_arguments(cfg: RLConfig, out_dir: Path) -> Any:
     )
     try:
         return trl.GRPOConfig(
-            output_dir=str(out_dir / CHECKPOINT_DIR),
-            optim=t.optimizer,
-            learning_rate=t.learning_rate,
-            weight_decay=t.weight_decay,
-            per_device_train_batch_size=t.batch_size,
-            gradient_accumulation_steps=t.gradient_accumulation_steps,
-            num_train_epochs=t.epochs,
-            max_steps=t.max_steps,
+            **loop_arguments(cfg, t, out_dir),
             beta=t.beta,
             epsilon=t.epsilon,
             loss_type=t.loss_type,
             scale_rewards=t.scale_rewards,
-            logging_steps=t.logging_steps,
-            save_strategy="steps",
-            save_steps=t.save_steps,
-            save_total_limit=t.save_total_limit,
-            seed=t.seed,
-            gradient_checkpointing=t.gradient_checkpointing,
-            gradient_checkpointing_kwargs={"use_reentrant": False},
             num_generations=g.num_generations,
             max_completion_length=g.max_completion_length,
             temperature=g.temperature,
             top_p=g.top_p,
             use_vllm=g.use_vllm,
             **vllm,
-            bf16=dtype == "bfloat16",
-            fp16=dtype == "float16",
-            use_cpu=not torch.cuda.is_available(),
-            report_to="none",
-            remove_unused_columns=False,  # the reward reads the ground truth from the columns
-            ddp_find_unused_parameters=False,
         )
     except ValueError as err:  # TRL's cross-checks, e.g. batch vs. num_generations
         raise PlanetariumError(f"GRPO settings rejected by TRL: {err}") from err
