@@ -21,8 +21,9 @@ _POSITIVE = at_least(1e-9)
 
 @dataclass(frozen=True)
 class RLQuantizationConfig(QuantizationConfig):
-    """Fine-tuning's quantization section, off unless asked for: vLLM generation receives the
-    merged adapter weights every step, which a 4-bit base cannot provide."""
+    """Fine-tuning's quantization section, off unless asked for: to hand vLLM the current policy,
+    TRL merges the adapter into the base and unmerges it every step, and on a 4-bit base each
+    merge re-quantizes the weights, so the frozen base drifts by rounding error step after step."""
 
     load_in_4bit: bool = False
 
@@ -110,7 +111,8 @@ class RLConfig(RunConfig):
         if self.generation.use_vllm and self.quantization.load_in_4bit:
             raise ConfigError(
                 "vLLM generation needs a full-precision base (set quantization.load_in_4bit: "
-                "false): the trainer pushes merged weights to vLLM, a 4-bit base has none",
+                "false): the adapter is merged into the base and unmerged every step, and on a "
+                "4-bit base each merge re-quantizes it, so the base drifts",
                 key="generation.use_vllm",
             )
 
