@@ -5,9 +5,9 @@ pathological input, run far past its own time limit.  Cooperative limits cannot 
 work runs in worker processes and the parent keeps the clock: each worker reports every result as
 soon as it has it, and a worker silent for longer than the per-item deadline is killed, its current
 item reported :class:`Lost` (``timeout``) and the rest of its chunk handed out again.  A worker
-that dies is replaced the same way (``died``).  An optional budget bounds a whole run: when it is
-spent, every unfinished item is reported lost (``budget``) and busy workers are replaced, so the
-next run starts clean.
+that dies is replaced the same way (``died``); workers start as work needs them.  An optional
+budget bounds a whole run: when it is spent, every unfinished item is reported lost (``budget``)
+and busy workers are replaced, so the next run starts clean.
 
 The pool outlives a run (:meth:`WorkerPool.run` may be called again and again), so a task may keep
 caches in its worker.  Workers die with the parent: on Linux the kernel kills them when it exits
@@ -25,6 +25,7 @@ import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sized
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import islice
@@ -74,6 +75,8 @@ def _die_with_parent() -> int:
 def _serve(conn: Connection, task: Callable[[Any], Any]) -> None:
     """A worker's life: run ``task`` on every item of every chunk, reporting each result."""
     parent = _die_with_parent()
+    # Ctrl-C reaches the whole process group: the parent reports it once and stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         while not conn.poll(_PARENT_POLL_S):
             if os.getppid() != parent:
@@ -105,12 +108,49 @@ class _Worker:
     started: float = 0.0  # when the item at the head of ``pending`` began (last report or send)
 
 
-class WorkerPool:
-    """``workers`` processes that run ``task(item)``; reusable across :meth:`run` calls.
+class _Feed:
+    """The items of one run not handed out yet: those handed back first, then the source's."""
 
-    ``task`` must be picklable unless the start method is ``fork`` (the default where it exists:
-    workers start in milliseconds, so replacing a killed one is cheap).  Processes start on the
-    first run, not here.  Not thread-safe: one run at a time.
+    def __init__(self, items: Iterable[Any], workers: int) -> None:
+        self.source = iter(enumerate(items))
+        self.left = len(items) if isinstance(items, Sized) else None  # not yet taken from source
+        self.queue: deque = deque()
+        self.exhausted = False
+        self.workers = workers
+
+    def take(self, chunk_size: int) -> list[tuple[int, Any]]:
+        """The next chunk; near the end of a sized run, an equal share per worker at most."""
+        size = chunk_size
+        if self.left is not None:
+            size = max(1, min(size, math.ceil((self.left + len(self.queue)) / self.workers)))
+        chunk = [self.queue.popleft() for _ in range(min(size, len(self.queue)))]
+        if not chunk and not self.exhausted:
+            chunk = list(islice(self.source, size))
+            self.exhausted = len(chunk) < size
+            if self.left is not None:
+                self.left -= len(chunk)
+        return chunk
+
+    def give_back(self, pairs: Iterable[tuple[int, Any]]) -> None:
+        self.queue.extendleft(reversed(list(pairs)))
+
+    @property
+    def drained(self) -> bool:
+        return self.exhausted and not self.queue
+
+    def rest(self) -> Iterator[tuple[int, Any]]:
+        while self.queue:
+            yield self.queue.popleft()
+        yield from self.source
+
+
+class WorkerPool:
+    """Up to ``workers`` processes that run ``task(item)``; reusable across :meth:`run` calls.
+
+    Workers start as work needs them (a run of three items starts at most three) and a killed or
+    dead one is replaced the same way.  ``task`` must be picklable unless the start method is
+    ``fork`` (the default where it exists: a worker starts in milliseconds).  Not thread-safe:
+    one run at a time.
     """
 
     def __init__(self, workers: int, task: Callable[[Any], Any], *,
@@ -123,21 +163,39 @@ class WorkerPool:
         self.ctx = mp.get_context(start_method or ("fork" if "fork" in methods else "spawn"))
         self.workers: list[_Worker] = []
         self._owner = os.getpid()  # a forked copy of the pool does not own its workers
-        #: Workers killed or found dead and started again, over the pool's life.
+        self._spawner: ThreadPoolExecutor | None = None
+        self._stillborn = 0  # workers in a row found dead before their first chunk
+        #: Workers killed (hung) or found dead, over the pool's life.
         self.replaced = 0
 
-    def _spawn(self) -> _Worker:
+    def _idle_worker(self) -> _Worker | None:
+        """A worker with nothing to do, started now if all are busy and there is room."""
+        for worker in self.workers:
+            if not worker.pending:
+                return worker
+        if len(self.workers) >= self.size:
+            return None
+        if self._spawner is None:
+            self._spawner = ThreadPoolExecutor(1, thread_name_prefix="planetarium-pool")
+        # PR_SET_PDEATHSIG fires when the *thread* that started a process ends, and callers such
+        # as verl's reward manager call from short-lived executor threads: the pool's own thread
+        # starts every worker and lives until close() (or the process).
+        self.workers.append(self._spawner.submit(self._start).result())
+        return self.workers[-1]
+
+    def _start(self) -> _Worker:
         parent, child = self.ctx.Pipe()
         process = self.ctx.Process(target=_serve, args=(child, self.task), daemon=True)
         process.start()
         child.close()
         return _Worker(process, parent)
 
-    def _replace(self, worker: _Worker) -> None:
+    def _retire(self, worker: _Worker) -> None:
+        """Kill a hung or dead worker; a fresh one starts when work needs it."""
         worker.process.kill()
         worker.process.join()
         worker.conn.close()
-        self.workers[self.workers.index(worker)] = self._spawn()
+        self.workers.remove(worker)
         self.replaced += 1
 
     def run(self, items: Iterable[Any], *, deadline_s: float, budget_s: float | None = None,
@@ -150,38 +208,20 @@ class WorkerPool:
         (one slow item then never holds up work another worker could take).
         """
         if self._owner != os.getpid():
-            self.workers, self._owner = [], os.getpid()
-        if not self.workers:
-            self.workers = [self._spawn() for _ in range(self.size)]
-        source = iter(enumerate(items))
-        left = len(items) if isinstance(items, Sized) else None  # not yet handed out
-        queue: deque = deque()  # items handed back after their worker was killed
-        exhausted = False
+            self.workers, self._spawner, self._owner = [], None, os.getpid()
+        feed = _Feed(items, self.size)
         end = None if budget_s is None else time.monotonic() + budget_s
         try:
             while True:
-                for worker in self.workers:
-                    if worker.pending:
-                        continue
-                    size = chunk_size
-                    if left is not None:
-                        size = max(1, min(size, math.ceil((left + len(queue)) / self.size)))
-                    chunk = [queue.popleft() for _ in range(min(size, len(queue)))]
-                    if not chunk and not exhausted:
-                        chunk = list(islice(source, size))
-                        exhausted = len(chunk) < size
-                        if left is not None:
-                            left -= len(chunk)
-                    if chunk:
-                        worker.pending.extend(chunk)
-                        worker.started = time.monotonic()
-                        worker.conn.send([item for _, item in chunk])
+                self._hand_out(feed, chunk_size)
                 busy = [w for w in self.workers if w.pending]
                 if not busy:
-                    return
+                    if feed.drained:
+                        return
+                    continue  # the idle workers were found dead and retired: hand out again
                 now = time.monotonic()
                 if end is not None and now >= end:
-                    yield from self._abandon(busy, queue, source, budget_s)
+                    yield from self._abandon(busy, feed, budget_s)
                     return
                 wake = min(w.started for w in busy) + deadline_s
                 if end is not None:
@@ -190,50 +230,73 @@ class WorkerPool:
                 now = time.monotonic()
                 for worker in busy:
                     if worker.conn in ready:
-                        yield self._receive(worker, queue, now)
+                        yield self._receive(worker, feed, now)
                     elif now - worker.started > deadline_s:
                         index, item = worker.pending.popleft()
-                        queue.extendleft(reversed(worker.pending))
+                        feed.give_back(worker.pending)
                         worker.pending.clear()
-                        self._replace(worker)
+                        self._retire(worker)
                         yield index, item, Lost(LostKind.TIMEOUT,
-                                          f"no result within {deadline_s:g} s (worker killed)")
+                                                f"no result within {deadline_s:g} s (worker killed)")
         finally:
             for worker in list(self.workers):  # a run left early must not leave work behind
                 if worker.pending:
                     worker.pending.clear()
-                    self._replace(worker)
+                    self._retire(worker)
 
-    def _receive(self, worker: _Worker, queue: deque, now: float) -> tuple[int, Any, Any]:
+    def _hand_out(self, feed: _Feed, chunk_size: int) -> None:
+        """Give every idle worker (starting them as needed) a chunk, while there are items."""
+        while True:
+            chunk = feed.take(chunk_size)
+            if not chunk:
+                return
+            worker = self._idle_worker()
+            if worker is None:
+                feed.give_back(chunk)
+                return
+            try:
+                worker.conn.send([item for _, item in chunk])
+            except OSError:  # it died idle, e.g. killed from outside
+                feed.give_back(chunk)
+                self._retire(worker)
+                self._stillborn += 1
+                if self._stillborn > 2 * self.size + 2:
+                    raise RuntimeError("worker processes die as soon as they start") from None
+                continue
+            self._stillborn = 0
+            worker.pending.extend(chunk)
+            worker.started = time.monotonic()
+
+    def _receive(self, worker: _Worker, feed: _Feed, now: float) -> tuple[int, Any, Any]:
         try:
             outcome = worker.conn.recv()
         except (EOFError, OSError):
             index, item = worker.pending.popleft()
-            queue.extendleft(reversed(worker.pending))
+            feed.give_back(worker.pending)
             worker.pending.clear()
-            self._replace(worker)
+            self._retire(worker)
             return index, item, Lost(LostKind.DIED, "the worker process died")
         index, item = worker.pending.popleft()  # a worker reports its chunk in order
         worker.started = now
         return index, item, outcome
 
-    def _abandon(self, busy: list[_Worker], queue: deque, source: Iterator,
+    def _abandon(self, busy: list[_Worker], feed: _Feed,
                  budget_s: float | None) -> Iterator[tuple[int, Any, Any]]:
-        """Report every unfinished item of a run whose budget is spent; replace busy workers."""
+        """Report every unfinished item of a run whose budget is spent; retire busy workers."""
         lost = Lost(LostKind.BUDGET, f"the call's budget of {budget_s:g} s was spent first")
         for worker in busy:
             unfinished = list(worker.pending)
             worker.pending.clear()
-            self._replace(worker)
+            self._retire(worker)
             for index, item in unfinished:
                 yield index, item, lost
-        for index, item in (*queue, *source):
+        for index, item in feed.rest():
             yield index, item, lost
 
     def close(self) -> None:
         """Stop every worker (asking first, killing stragglers after a second)."""
         if self._owner != os.getpid():
-            self.workers = []
+            self.workers, self._spawner = [], None
         for worker in self.workers:
             try:
                 worker.conn.send(None)
@@ -246,3 +309,6 @@ class WorkerPool:
                 worker.process.join()
             worker.conn.close()
         self.workers = []
+        if self._spawner is not None:
+            self._spawner.shutdown()
+            self._spawner = None

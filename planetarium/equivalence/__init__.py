@@ -115,7 +115,8 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
     limit runs out (never a silent "not equivalent") and
     :class:`~planetarium.errors.UnsupportedFeatureError` for goal formulas too large to decide.
     ``truth_memo``: a dict kept with ``a`` by a caller that compares many problems with it; what
-    depends on ``a`` alone (its fully specified goal) is computed once and kept there.
+    depends on ``a`` alone (its graphs, its fully specified goal) is computed once and kept there
+    (graphs are never modified once built: searches work on copies).
     """
     memo = {} if truth_memo is None else truth_memo
     placeholder_semantics = PlaceholderSemantics(placeholder_semantics)
@@ -136,11 +137,13 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
         return Verdict(False, differ)
     # One renaming that maps init and goal as written settles every mode at once; most correct
     # answers end here, so the initial scenes are compared on their own only after that fails.
-    init_a, init_b = _init_graph(a, anchors), _init_graph(b, anchors)
+    init_a = _kept(memo, ("init", anchors), lambda: _init_graph(a, anchors))
+    init_b = _init_graph(b, anchors)
     plain = a.has_plain_goal and b.has_plain_goal
     if plain:
         if _predicate_counts(a.goal) == _predicate_counts(b.goal) and isomorphic(
-                with_scene(init_a, a.objects, GOAL, a.goal),
+                _kept(memo, ("as written", anchors), lambda: with_scene(init_a, a.objects, GOAL,
+                                                                        a.goal)),
                 with_scene(init_b, b.objects, GOAL, b.goal), budget):
             return Verdict(True, "the same problem up to renaming objects")
     elif a.goal_formula is None and b.goal_formula is None and isomorphic(
@@ -185,15 +188,16 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
     if differ:
         return Verdict(False, differ)
     if is_placeholder and placeholder_semantics == PAPER:
-        scene_a = build_graph(a.objects, a.object_types, ((GOAL, goal_a), (GOAL_FALSE, neg_a)),
-                              anchors)
+        scene_a = _kept(memo, ("goal scene", plain, anchors, neg_a), lambda: build_graph(
+            a.objects, a.object_types, ((GOAL, goal_a), (GOAL_FALSE, neg_a)), anchors))
         scene_b = build_graph(b.objects, b.object_types, ((GOAL, goal_b), (GOAL_FALSE, neg_b)),
                               anchors)
         if isomorphic(scene_a, scene_b, budget):
             return Verdict(True, "equivalent up to renaming the goal's objects (placeholder mode)")
         return Verdict(False, "fully specified goals describe different arrangements")
-    if isomorphic(_with_goal(init_a, a, goal_a, neg_a), _with_goal(init_b, b, goal_b, neg_b),
-                  budget):
+    if isomorphic(_kept(memo, ("fully specified", plain, anchors, neg_a),
+                        lambda: _with_goal(init_a, a, goal_a, neg_a)),
+                  _with_goal(init_b, b, goal_b, neg_b), budget):
         return Verdict(True, "equivalent once goals are fully specified")
     if not is_placeholder:
         return Verdict(False, "fully specified goals differ under every renaming that matches "

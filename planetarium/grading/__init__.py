@@ -35,8 +35,8 @@ from .options import GradeOptions, GradeOptionsError
 from .result import SKIPPED, GradeResult, Stage, StageVerdict, Status, decided, undecided
 
 __all__ = ["GradeOptions", "GradeOptionsError", "GradeResult", "PreparedTruth", "Stage",
-           "StageVerdict", "Status", "grade", "grade_strict", "load_ground_truth",
-           "prepare_ground_truth"]
+           "StageVerdict", "Status", "grade", "grade_correct", "grade_strict",
+           "load_ground_truth", "prepare_ground_truth"]
 
 #: Model output longer than this is refused before parsing (a runaway generation, not PDDL).
 MAX_INPUT_CHARS = 2_000_000
@@ -59,9 +59,10 @@ class PreparedTruth:
     """A ground truth read once, to grade many predictions against it.
 
     A training reward grades every ground truth against a group of completions (GRPO's G); this
-    keeps the parsed problem, and ``memo`` keeps what equivalence derives from it alone (its
-    fully specified goal), so neither is computed again.  ``error`` says why an unreadable ground
-    truth could not be read (then ``domain`` and ``problem`` are ``None``).
+    keeps the parsed problem, and ``memo`` keeps what grading derives from it alone (its fully
+    specified goal, its solvability), so none of it is computed again.  ``error`` says why the
+    ground truth could not be read (then ``domain`` and ``problem`` are ``None``); ``timed_out``:
+    because the time limit ran out, which says nothing about the text (do not keep it).
     """
 
     text: str
@@ -69,6 +70,7 @@ class PreparedTruth:
     domain: Domain | None = None
     problem: Problem | None = None
     error: str | None = None
+    timed_out: bool = False
     memo: dict = field(default_factory=dict, repr=False)
 
 
@@ -77,6 +79,8 @@ def prepare_ground_truth(gt: str, options: GradeOptions | None = None) -> Prepar
     relax = (options or GradeOptions()).relax_typing
     try:
         domain, problem = load_ground_truth(gt, relax_typing=relax)
+    except ResourceLimitError as err:
+        return PreparedTruth(gt, relax, error=f"ground truth: {err}", timed_out=True)
     except (PlanetariumError, RecursionError) as err:
         return PreparedTruth(gt, relax, error=f"ground truth: {err}")
     return PreparedTruth(gt, relax, domain, problem)
@@ -92,56 +96,108 @@ def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = 
     caller's bug and raises (``TypeError`` / :class:`GradeOptionsError`); an unexpected failure
     inside grading is reported as status ``internal-error`` instead of crashing a batch.
     """
-    options = replace(options or GradeOptions(), **overrides)
+    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), False)
+
+
+def grade_correct(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
+                  **overrides: Any) -> GradeResult:
+    """Like :func:`grade`, at the least cost for the headline metric (training rewards).
+
+    ``correct`` is parseable, solvable and equivalent.  An answer equivalent to the ground truth
+    (Definition 2: the same reachable goal states up to renaming) is solvable exactly when the
+    ground truth is, so equivalence is decided first and the planner runs on the ground truth only
+    — once per :class:`PreparedTruth`; an answer that is not equivalent is wrong whatever its
+    solvability, so that stage is skipped (``solvable`` is ``None``).  ``correct`` equals
+    :func:`grade`'s whenever both decide.
+    """
+    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), True)
+
+
+def _guarded(gt: str | PreparedTruth, pred: str, options: GradeOptions,
+             equivalence_first: bool) -> GradeResult:
     try:
         with time_limit(options.timeout_s):
-            return grade_strict(gt, pred, options)
+            return grade_strict(gt, pred, options, equivalence_first=equivalence_first)
     except Exception as err:  # noqa: BLE001 - last line of defence for batch grading
         return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
                                   f"internal error: {type(err).__name__}: {err}")
 
 
-def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions) -> GradeResult:
-    """Grade ``pred`` against ``gt`` like :func:`grade`, but let internal bugs raise (tests)."""
+def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
+                 equivalence_first: bool = False) -> GradeResult:
+    """Grade ``pred`` against ``gt`` like :func:`grade` (``equivalence_first``: like
+    :func:`grade_correct`), but let internal bugs raise (tests)."""
     deadline = time.monotonic() + options.timeout_s
     prepared = gt if isinstance(gt, PreparedTruth) else prepare_ground_truth(gt, options)
     if prepared.relax_typing != options.relax_typing:  # read for other options: read it again
         prepared = prepare_ground_truth(prepared.text, options)
     if prepared.error is not None:
-        return GradeResult.failed(Stage.GROUND_TRUTH, Status.INVALID_INPUT, prepared.error)
-    domain, truth = prepared.domain, prepared.problem
+        status = Status.TIMEOUT if prepared.timed_out else Status.INVALID_INPUT
+        return GradeResult.failed(Stage.GROUND_TRUTH, status, prepared.error)
+    domain = prepared.domain
     name = domain.name
     if len(pred) > MAX_INPUT_CHARS:
         return GradeResult(decided(False, f"output has {len(pred)} characters, over the "
                                           f"{MAX_INPUT_CHARS} limit"), domain=name)
     try:
         problem = read_problem(pred, domain.definition, relax_typing=options.relax_typing)
+    except ResourceLimitError as err:
+        return GradeResult(undecided(Status.TIMEOUT, f"parsing undecided: {err}"), domain=name)
     except UnsupportedFeatureError as err:
         unsupported = undecided(Status.UNSUPPORTED, str(err))
         return GradeResult(decided(True), unsupported, unsupported, domain=name)
     except (PDDLSyntaxError, PDDLValidationError, RecursionError) as err:
         return GradeResult(decided(False, str(err)), domain=name)
     parse = decided(True)
+    if equivalence_first:
+        return _equivalence_first(prepared, problem, options, deadline)
 
     solve = _solve(domain, problem, deadline) if options.check_solvable else SKIPPED
     if solve.value is False and not options.equivalence_for_unsolvable:
         return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
                            domain=name)
+    equivalence = _equivalence(prepared, problem, options, deadline)
+    return GradeResult(parse, solve, equivalence, domain=name)
+
+
+def _equivalence(prepared: PreparedTruth, problem: Problem, options: GradeOptions,
+                 deadline: float) -> StageVerdict:
+    truth = prepared.problem
     anchors = set(options.anchored_objects) | (set(truth.objects) if options.anchor_all else set())
     try:
-        verdict = compare(truth, problem, domain, is_placeholder=options.is_placeholder,
+        verdict = compare(truth, problem, prepared.domain, is_placeholder=options.is_placeholder,
                           limits=Limits(timeout_s=max(0.0, deadline - time.monotonic())),
                           anchored_objects=anchors,
                           placeholder_semantics=options.placeholder_semantics,
                           truth_memo=prepared.memo)
     except ResourceLimitError as err:
-        equivalence = undecided(Status.TIMEOUT, f"equivalence undecided: {err}")
+        return undecided(Status.TIMEOUT, f"equivalence undecided: {err}")
     except UnsupportedFeatureError as err:
-        equivalence = undecided(Status.UNSUPPORTED, f"equivalence undecided: {err}")
+        return undecided(Status.UNSUPPORTED, f"equivalence undecided: {err}")
     except PlanetariumError as err:
-        equivalence = undecided(Status.INTERNAL_ERROR, f"equivalence failed: {err}")
-    else:
-        equivalence = decided(verdict.equivalent, verdict.reason)
+        return undecided(Status.INTERNAL_ERROR, f"equivalence failed: {err}")
+    return decided(verdict.equivalent, verdict.reason)
+
+
+def _equivalence_first(prepared: PreparedTruth, problem: Problem, options: GradeOptions,
+                       deadline: float) -> GradeResult:
+    """:func:`grade_correct` once the prediction is read (see there)."""
+    parse, name = decided(True), prepared.domain.name
+    equivalence = _equivalence(prepared, problem, options, deadline)
+    if equivalence.value is not True or not options.check_solvable:
+        return GradeResult(parse, SKIPPED, equivalence, domain=name)
+    truth = prepared.memo.get("solvable")
+    if truth is None:
+        truth = _solve(prepared.domain, prepared.problem, deadline)
+        if truth.status is Status.DECIDED:
+            prepared.memo["solvable"] = truth
+    if truth.value is None:
+        return GradeResult(parse, truth, equivalence, domain=name)
+    solve = decided(truth.value, "equivalent to the ground truth, which is "
+                                 f"{'solvable' if truth.value else 'unsolvable'}: {truth.reason}")
+    if truth.value is False and not options.equivalence_for_unsolvable:
+        return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
+                           domain=name)
     return GradeResult(parse, solve, equivalence, domain=name)
 
 

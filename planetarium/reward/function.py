@@ -23,6 +23,7 @@ import threading
 import time
 import weakref
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..grading import GradeOptions, GradeResult, Stage, Status
@@ -61,11 +62,15 @@ class PlanetariumReward:
 
     ``reward(prompts=..., completions=..., **dataset_columns) -> list[float]``: completions are
     strings or chat-message lists; the ground truth, placeholder flag and anchored objects come
-    from the dataset columns named ``gt_column``, ``placeholder_column`` (a missing placeholder
-    column means ``False``) and ``anchors_column`` (``None``: no anchors).  ``scheme``: ``correct``
+    from the dataset columns named ``gt_column``, ``placeholder_column`` (without it,
+    ``options.is_placeholder``) and ``anchors_column`` (``None``: no anchors).  ``scheme``: ``correct``
     or ``staged`` (``weights`` for the latter); ``timeout_s`` is the hard per-item deadline,
     ``call_budget_s`` bounds a whole call; ``undecided_reward`` is paid for a verdict that is not
     decided (timeout, unsupported, internal error).  See the module docstring for ``workers``.
+    ``options``: grading options for every item (e.g. ``relax_typing``); the placeholder flag and
+    anchors of an item come from its columns, the time limit from ``timeout_s``.  ``name``: the
+    ``__name__`` trainers log (default ``planetarium_<scheme>``).  ``start_method``: how worker
+    processes start (default ``fork`` where it exists).
     """
 
     def __init__(self, scheme: RewardScheme | str = "correct", timeout_s: float = 5.0,
@@ -74,7 +79,7 @@ class PlanetariumReward:
                  anchors_column: str | None = None, think_marker: str | None = "</think>",
                  undecided_reward: float = 0.0, weights: Mapping[str, float] | None = None,
                  call_budget_s: float | None = None, name: str | None = None,
-                 start_method: str | None = None) -> None:
+                 options: GradeOptions | None = None, start_method: str | None = None) -> None:
         self.scheme = scheme_of(scheme)
         self.weights = check_weights(weights)
         self.undecided_reward = check_reward(undecided_reward, "undecided_reward")
@@ -92,8 +97,9 @@ class PlanetariumReward:
         self.gt_column, self.placeholder_column = gt_column, placeholder_column
         self.anchors_column = anchors_column
         self.__name__ = name or f"planetarium_{self.scheme.value}"
-        options = GradeOptions(timeout_s=self.timeout_s * SOFT_LIMIT_SHARE)
-        self._task = RewardTask(options, think_marker)
+        options = replace(options or GradeOptions(), timeout_s=self.timeout_s * SOFT_LIMIT_SHARE)
+        self._task = RewardTask(options, think_marker,
+                                headline_only=self.scheme is RewardScheme.CORRECT)
         self.workers = default_workers() if workers is None else workers
         self._pool = WorkerPool(self.workers, self._task, start_method=start_method) \
             if self.workers else None
@@ -112,13 +118,35 @@ class PlanetariumReward:
         """One reward per completion, in order; never raises on what the model wrote."""
         rollouts = self._rollouts(completions, columns)
         with self._lock:
+            before = dict(self._counts)
             start = time.monotonic()
-            results = self._grade(rollouts)
+            results, seconds = self._grade(rollouts)
             rewards = [score(r, self.scheme, self.weights, self.undecided_reward) for r in results]
             self._count(results)
             self._seconds += time.monotonic() - start
-            self.last_details = [_details(r, reward) for r, reward in zip(results, rewards, strict=True)]
+            self.last_details = [_details(*entry) for entry in zip(results, rewards, seconds,
+                                                                   strict=True)]
+            self._report_to_trainer(columns, before)
         return rewards
+
+    def _report_to_trainer(self, columns: dict, before: dict[str, int]) -> None:
+        """Hand this call's verdicts to TRL's ``log_extra`` (completions table: status and
+        reason per completion) and ``log_metric`` (shares of undecided kinds, cache hit rate),
+        when the trainer passes them (TRL >= 0.2x); a failing logger is logged, never raised."""
+        log_extra, log_metric = columns.get("log_extra"), columns.get("log_metric")
+        try:
+            if callable(log_extra):
+                for key in ("status", "reason"):
+                    log_extra(f"{self.__name__}_{key}", [d[key] for d in self.last_details])
+            if callable(log_metric) and self.last_details:
+                call = {k: v - before[k] for k, v in self._counts.items()}
+                for key in ("timeouts", "unsupported", "internal_errors", "invalid_inputs"):
+                    log_metric(f"{self.__name__}/{key}", call[key] / call["items"])
+                looked_up = call["cache_hits"] + call["cache_misses"]
+                if looked_up:
+                    log_metric(f"{self.__name__}/cache_hit_rate", call["cache_hits"] / looked_up)
+        except Exception:  # noqa: BLE001 - logging must not cost the trainer its step
+            log.exception("planetarium reward: the trainer's logging callback failed")
 
     def _rollouts(self, completions: Sequence[Any] | None, columns: dict) -> list[Rollout]:
         """The call's items from TRL's arguments; a missing or misshapen column is the caller's
@@ -127,7 +155,7 @@ class PlanetariumReward:
             raise RewardConfigError("the reward needs completions=[...]")
         n = len(completions)
         truths = self._column(columns, self.gt_column, n, required=True)
-        flags = self._column(columns, self.placeholder_column, n) or [False] * n
+        flags = self._column(columns, self.placeholder_column, n) or [None] * n
         anchors = self._column(columns, self.anchors_column, n) or [()] * n
         return [Rollout(c, gt, _plain(flag), () if a is None else _plain(a))
                 for c, gt, flag, a in zip(completions, truths, flags, anchors, strict=True)]
@@ -145,9 +173,11 @@ class PlanetariumReward:
             raise RewardConfigError(f"column {name!r} has {len(values)} values for {n} completions")
         return values
 
-    def _grade(self, rollouts: list[Rollout]) -> list[GradeResult]:
-        """Verdicts in input order; an internal failure becomes an internal-error verdict."""
+    def _grade(self, rollouts: list[Rollout]) -> tuple[list[GradeResult], list[float | None]]:
+        """Verdicts in input order, and the seconds each took to grade where it ran (``None``
+        when it got no verdict there); an internal failure becomes an internal-error verdict."""
         results: list[GradeResult | None] = [None] * len(rollouts)
+        seconds: list[float | None] = [None] * len(rollouts)
         try:
             order = _grouped(rollouts)
             if self._pool is None:
@@ -157,12 +187,14 @@ class PlanetariumReward:
                                           budget_s=self.call_budget_s)
             for position, _, outcome in outcomes:
                 results[order[position]] = self._verdict(outcome)
+                if isinstance(outcome, Graded):
+                    seconds[order[position]] = outcome.seconds
         except Exception as err:  # noqa: BLE001 - the trainer must never see our failure
             log.exception("planetarium reward: internal failure; items left are undecided")
             lost = GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
                                       f"internal error: {type(err).__name__}: {err}")
             results = [lost if r is None else r for r in results]
-        return results  # type: ignore[return-value]
+        return results, seconds  # type: ignore[return-value]
 
     def _in_process(self, rollouts: list[Rollout]):
         end = None if self.call_budget_s is None else time.monotonic() + self.call_budget_s
@@ -247,9 +279,9 @@ def _grouped(rollouts: list[Rollout]) -> list[int]:
     return sorted(range(len(rollouts)), key=lambda i: (keys[i], i))
 
 
-def _details(result: GradeResult, reward: float) -> dict[str, Any]:
+def _details(result: GradeResult, reward: float, seconds: float | None) -> dict[str, Any]:
     stage = result.stage
-    return {"reward": reward, "status": result.status.value,
+    return {"reward": reward, "seconds": seconds, "status": result.status.value,
             "stage": None if stage is None else stage.value, "reason": result.reason,
             "parseable": result.parseable, "solvable": result.solvable,
             "equivalent": result.equivalent, "correct": result.correct}

@@ -9,6 +9,7 @@ one ground truth together, so most repeats land where the truth already is.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
@@ -20,9 +21,11 @@ from ..grading import (
     Stage,
     Status,
     grade,
+    grade_correct,
     prepare_ground_truth,
 )
 from ..grading.result import decided
+from ..limits import time_limit
 from .answer import answer_of, completion_text
 
 #: Ground truths kept per process, and the characters they may hold together.
@@ -45,7 +48,7 @@ class TruthCache:
             self._kept.move_to_end(gt)
             return kept, True
         prepared = prepare_ground_truth(gt, options)
-        if len(gt) <= self.chars:
+        if len(gt) <= self.chars and not prepared.timed_out:
             self._kept[gt] = prepared
             self._size += len(gt)
             while len(self._kept) > self.entries or self._size > self.chars:
@@ -60,7 +63,7 @@ class Rollout:
 
     completion: Any
     gt: Any
-    is_placeholder: Any = False
+    is_placeholder: Any = None  # None: the options' default
     anchors: Any = ()
 
 
@@ -70,23 +73,32 @@ class Graded:
 
     result: GradeResult
     cache_hit: bool | None  # None: no ground truth was read (bad item, no answer)
+    seconds: float = 0.0    # time spent grading it, where it ran
 
 
 class RewardTask:
     """Grade :class:`Rollout` s with fixed options; callable, picklable, one cache per copy."""
 
-    def __init__(self, options: GradeOptions, think_marker: str | None) -> None:
+    def __init__(self, options: GradeOptions, think_marker: str | None,
+                 headline_only: bool = False) -> None:
         self.options = options
         self.think_marker = think_marker
+        self.headline_only = headline_only  # only ``correct`` counts: grade_correct's order
         self.cache = TruthCache()
 
     def __getstate__(self) -> dict:  # a copy sent to a worker starts with an empty cache
-        return {"options": self.options, "think_marker": self.think_marker}
+        return {"options": self.options, "think_marker": self.think_marker,
+                "headline_only": self.headline_only}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["options"], state["think_marker"])
+        self.__init__(**state)
 
     def __call__(self, rollout: Rollout) -> Graded:
+        start = time.perf_counter()
+        graded = self._grade(rollout)
+        return replace(graded, seconds=time.perf_counter() - start)
+
+    def _grade(self, rollout: Rollout) -> Graded:
         bad = _bad_item(rollout)
         if bad:
             return Graded(GradeResult.failed(Stage.INPUT, Status.INVALID_INPUT, bad), None)
@@ -98,18 +110,22 @@ class RewardTask:
         if answer is None:
             return Graded(GradeResult(decided(False, why)), None)
         options = self.options
-        if rollout.is_placeholder or rollout.anchors:
-            options = replace(options, is_placeholder=rollout.is_placeholder,
+        if rollout.is_placeholder is not None or rollout.anchors:
+            placeholder = options.is_placeholder if rollout.is_placeholder is None \
+                else rollout.is_placeholder
+            options = replace(options, is_placeholder=placeholder,
                               anchored_objects=(*options.anchored_objects, *rollout.anchors))
-        truth, hit = self.cache.get(rollout.gt, self.options)
-        return Graded(grade(truth, answer, options=options), hit)
+        grader = grade_correct if self.headline_only else grade
+        with time_limit(options.timeout_s):  # reading the ground truth counts, as in grade()
+            truth, hit = self.cache.get(rollout.gt, self.options)
+            return Graded(grader(truth, answer, options=options), hit)
 
 
 def _bad_item(rollout: Rollout) -> str | None:
     """Why a rollout's dataset columns are unusable (the data's fault, not the model's)."""
     if not isinstance(rollout.gt, str):
         return f"the ground truth must be a string of PDDL, got {type(rollout.gt).__name__}"
-    if not isinstance(rollout.is_placeholder, bool):
+    if rollout.is_placeholder is not None and not isinstance(rollout.is_placeholder, bool):
         return f"is_placeholder must be true or false, got {rollout.is_placeholder!r}"
     anchors = rollout.anchors
     if not isinstance(anchors, (list, tuple)) or not all(isinstance(a, str) for a in anchors):
