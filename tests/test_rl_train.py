@@ -142,8 +142,12 @@ def test_logged_reward_statistics_come_from_our_reward(trained):
     assert record["reward"]["name"] == NAME
     assert (metrics["calls"], metrics["items"]) == (STEPS, 4 * STEPS)
     assert metrics["correct"] == round(sum(4 * c["mean"] for c in calls))
-    # one ground truth throughout: read once, then served from the cache
+    # one ground truth throughout: read once, then served from the cache; the reward's own
+    # per-step figures (TRL's log_metric) add up to its totals
     assert (metrics["cache_misses"], metrics["cache_hits"]) == (1, 4 * STEPS - 1)
+    rates = [logged[step][f"{NAME}/cache_hit_rate"] for step in sorted(logged)]
+    assert sum(4 * rate for rate in rates) == pytest.approx(metrics["cache_hits"])
+    assert all(logged[step][f"{NAME}/timeouts"] == 0 for step in logged)
     assert metrics["timeouts"] == metrics["internal_errors"] == 0
 
 
