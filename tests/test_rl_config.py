@@ -122,3 +122,14 @@ def test_rl_is_a_planetarium_command():
 
     result = CliRunner().invoke(main, ["rl", "--help"])
     assert result.exit_code == 0 and "GRPO" in result.output
+
+
+def test_an_unreadable_record_is_a_clean_error_on_resume(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "rl_record.json").write_text("{not json")
+    result = CliRunner().invoke(
+        rl_command, ["--config", str(ROOT / "rl" / "tiny.yaml"), "--out", str(out), "--resume"]
+    )
+    assert result.exit_code != 0 and "unreadable run record" in result.output
+    assert "Traceback" not in result.output

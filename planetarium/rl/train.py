@@ -19,6 +19,7 @@ import logging
 import os
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,7 @@ def prompt_dataset(rows: list[dict[str, Any]]) -> Any:
             {
                 "prompt": build_messages(row["natural_language"], domain_pddl[row["domain"]]),
                 **{column: row[column] for column in REWARD_COLUMNS},
+                "id": str(row["id"]),  # one Arrow type, whatever the source's ids are
             }
             for row in rows
         ]
@@ -162,7 +164,7 @@ class RewardLog:
 
 def make_trainer(
     cfg: RLConfig, model: Any, tokenizer: Any, dataset: Any, reward: Any, out_dir: Path,
-    callbacks: list[Any] = (),
+    callbacks: Sequence[Any] = (),
 ) -> Any:
     """TRL's ``GRPOTrainer`` on a LoRA-wrapped model with ``reward`` as its only reward."""
     trl = require("trl", "rl")
@@ -197,9 +199,9 @@ def finished(out_dir: Path, cfg: RLConfig) -> dict[str, Any] | None:
         return None
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise PlanetariumError(f"{path}: unreadable run record ({err})") from err
-    steps, target = record["train"]["steps"], record["train"]["max_steps"]
+        steps, target = record["train"]["steps"], record["train"]["max_steps"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise PlanetariumError(f"{path}: unreadable run record ({err!r})") from err
     wanted = cfg.training.max_steps
     return record if steps >= target and (wanted <= 0 or wanted <= steps) else None
 
