@@ -133,3 +133,14 @@ def test_an_unreadable_record_is_a_clean_error_on_resume(tmp_path):
     )
     assert result.exit_code != 0 and "unreadable run record" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_bad_split_or_data_source_is_a_clean_error(tmp_path):
+    tiny = ["--config", str(ROOT / "rl" / "tiny.yaml"), "--out", str(tmp_path / "run")]
+    bad_split = CliRunner().invoke(rl_command, [*tiny, "--set", "data.split=bogus"])
+    assert bad_split.exit_code == 1 and "data.split: expected a known split" in bad_split.output
+    source = tmp_path / "rows.json"
+    source.write_text("{not json\n")
+    bad_source = CliRunner().invoke(rl_command, [*tiny, "--set", f"data.source={source}"])
+    assert bad_source.exit_code == 1 and "line 1: not a dataset row" in bad_source.output
+    assert "Traceback" not in bad_source.output
