@@ -227,3 +227,23 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(trained, tmp_path):
     assert (train["steps"], train["steps_this_run"]) == (STEPS, STEPS - 2)
     assert [c["step"] for c in record["reward"]["calls"]] == [3, 4]
     assert (out / "adapter" / "adapter_model.safetensors").is_file()
+
+
+def test_trl_tokenizes_the_prompt_exactly_as_eval_run_does(trained, tmp_path):
+    """The ids GRPOTrainer generates from are those ``eval run`` sends the model: one BOS, the
+    pinned prompt, the generation prompt (TRL's own prompt tokenization, on the run's model)."""
+    from planetarium.finetune.model import add_lora, load_base
+    from planetarium.llm.backends.base import render_prompt_ids
+    from planetarium.rl.config import load_config
+    from planetarium.rl.train import make_reward, make_trainer, prompt_dataset
+
+    cfg = load_config(TINY_YAML, [f"model={trained['model']}", f"out_dir={tmp_path}"])
+    tokenizer, model = load_base(cfg, str(trained["model"]), quantize=False)
+    dataset = prompt_dataset(trained["rows"])
+    with make_reward(cfg.reward) as reward:
+        trainer = make_trainer(cfg, add_lora(model, cfg.lora, quantized=False), tokenizer,
+                               dataset, reward, tmp_path)
+        prompt_ids = trainer._tokenize_prompts([dataset[0]["prompt"]])[0]
+    expected = render_prompt_ids(tokenizer, dataset[0]["prompt"])
+    assert list(prompt_ids[0]) == expected
+    assert expected.count(tokenizer.bos_token_id) == 1
