@@ -7,6 +7,7 @@ hostile ones from the fuzz generators plus cases that make the in-process grader
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 import os
@@ -335,6 +336,12 @@ def test_the_call_budget_bounds_a_whole_call(plugins):
         assert reward(completions=[RENAMED], problem_pddl=[GT]) == [1.0]
 
 
+def test_the_call_budget_bounds_an_in_process_call_too():
+    with PlanetariumReward(workers=0, call_budget_s=1e-6, undecided_reward=-1.0) as reward:
+        assert reward(completions=[RENAMED] * 3, problem_pddl=[GT] * 3) == [-1.0] * 3
+        assert reward.metrics()["budget_exhausted"] == 3
+
+
 def tower(n: int) -> str:
     blocks = [f"b{i}" for i in range(n)]
     init = ["(arm-empty)", f"(on-table {blocks[0]})", f"(clear {blocks[-1]})"]
@@ -413,6 +420,13 @@ def test_cache_hit_rate_for_grpo_groups():
     assert first["cache_misses"] == 2 and first["cache_hits"] == 14
     assert second["cache_misses"] == 2 and second["cache_hit_rate"] == 30 / 32
     assert second["calls"] == 2 and second["items"] == 32 and second["correct"] == 16
+
+
+def test_metrics_are_plain_json_before_and_after_calls():
+    with PlanetariumReward(workers=0) as reward:
+        json.dumps(reward.metrics(), allow_nan=False)
+        reward(completions=[RENAMED], problem_pddl=[GT])
+        assert json.loads(json.dumps(reward.metrics(), allow_nan=False))["items"] == 1
 
 
 def test_a_closed_reward_starts_again_and_workers_end_with_it():

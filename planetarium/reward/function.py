@@ -17,7 +17,6 @@ time limit, which a pathological input may overrun.  ``workers=None`` (the defau
 from __future__ import annotations
 
 import logging
-import math
 import os
 import threading
 import time
@@ -70,7 +69,9 @@ class PlanetariumReward:
     ``options``: grading options for every item (e.g. ``relax_typing``); the placeholder flag and
     anchors of an item come from its columns, the time limit from ``timeout_s``.  ``name``: the
     ``__name__`` trainers log (default ``planetarium_<scheme>``).  ``start_method``: how worker
-    processes start (default ``fork`` where it exists).
+    processes start (default ``fork`` where it exists; ``forkserver`` inside a process that holds
+    CUDA state).  After a call, ``last_details`` holds per item its reward, grading seconds,
+    status, stage, reason and stage answers; ``metrics()`` counts over the reward's life.
     """
 
     def __init__(self, scheme: RewardScheme | str = "correct", timeout_s: float = 5.0,
@@ -115,7 +116,9 @@ class PlanetariumReward:
 
     def __call__(self, prompts: Sequence[Any] | None = None,
                  completions: Sequence[Any] | None = None, **columns: Any) -> list[float]:
-        """One reward per completion, in order; never raises on what the model wrote."""
+        """One reward per completion, in order; never raises on what the model wrote or on a
+        failure inside grading.  A missing ground-truth column, or a column whose length is not
+        the number of completions, is a configuration error (:class:`RewardConfigError`)."""
         rollouts = self._rollouts(completions, columns)
         with self._lock:
             before = dict(self._counts)
@@ -243,7 +246,7 @@ class PlanetariumReward:
         counts["cache_hit_rate"] = counts["cache_hits"] / looked_up if looked_up else 0.0
         counts["workers_replaced"] = self._pool.replaced if self._pool else 0
         counts["seconds"] = self._seconds
-        counts["rewards_per_s"] = counts["items"] / self._seconds if self._seconds else math.nan
+        counts["rewards_per_s"] = counts["items"] / self._seconds if self._seconds else 0.0
         return counts
 
     def close(self) -> None:
