@@ -144,3 +144,13 @@ def test_a_bad_split_or_data_source_is_a_clean_error(tmp_path):
     bad_source = CliRunner().invoke(rl_command, [*tiny, "--set", f"data.source={source}"])
     assert bad_source.exit_code == 1 and "line 1: not a dataset row" in bad_source.output
     assert "Traceback" not in bad_source.output
+
+
+def test_a_bad_reward_weight_is_refused_before_any_model_loads(tmp_path):
+    """The reward checks its own options; ``model`` names nothing loadable, so reaching the
+    weights' message shows nothing was loaded first."""
+    path = write(tmp_path, "model: /no/such/model\nout_dir: o\ndata: {source: s}\n"
+                 "reward: {scheme: staged, weights: {parsable: 0.5}}\n")
+    result = CliRunner().invoke(rl_command, ["--config", str(path), "--out", str(tmp_path / "r")])
+    assert result.exit_code == 1 and "parsable" in result.output
+    assert "Traceback" not in result.output

@@ -35,9 +35,10 @@ class RewardConfig:
     ``scheme`` ``correct`` pays 1 for a correct problem, 0 otherwise; ``staged`` gives partial
     credit per stage passed (``weights`` for ``parseable``, ``solvable``, ``equivalent``; the
     reward's defaults when null).  ``workers`` grading processes (null: up to 4; 0: in the
-    trainer's process, without the hard deadline).  ``undecided_reward``
-    is what a timeout or an unsupported problem earns (never counted as correct);
-    ``timeout_s`` bounds one completion, ``call_budget_s`` one whole batch.
+    trainer's process, without the hard deadline).  ``undecided_reward`` is what a timeout or an
+    unsupported problem earns (never counted as correct); ``timeout_s`` bounds one completion,
+    ``call_budget_s`` one whole batch.  The reward checks these values when the run starts,
+    before any model loads.
     """
 
     scheme: Literal["correct", "staged"] = "correct"
@@ -54,8 +55,8 @@ class GenerationConfig:
     """Sampling the group of completions per prompt: with ``model.generate`` or with vLLM.
 
     ``use_vllm`` generates with vLLM on the GPU: ``colocate`` runs it inside the training
-    processes (``gpu_memory_utilization`` of each GPU), ``server`` talks to a separate
-    ``trl vllm-serve`` at ``server_base_url``.
+    processes (``vllm_gpu_memory_utilization`` of each GPU), ``server`` talks to a separate
+    ``trl vllm-serve`` at ``vllm_server_base_url``.
     """
 
     num_generations: int = setting(8, check=at_least(2))  # the group GRPO normalises within
