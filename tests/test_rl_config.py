@@ -154,3 +154,13 @@ def test_a_bad_reward_weight_is_refused_before_any_model_loads(tmp_path):
     result = CliRunner().invoke(rl_command, ["--config", str(path), "--out", str(tmp_path / "r")])
     assert result.exit_code == 1 and "parsable" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "rl").glob("*.yaml")), ids=lambda p: p.stem)
+def test_grpo_trains_on_rows_fine_tuning_trains_on(path):
+    """Each GRPO config reads a data source and split that a shipped fine-tuning config reads,
+    so test_finetune_config's check (no shipped eval item among them) covers GRPO too."""
+    from planetarium.finetune.config import load_config as load_finetune_config
+
+    trained = {load_finetune_config(p).data for p in (ROOT / "finetune").glob("*.yaml")}
+    assert load_config(path).data in trained
