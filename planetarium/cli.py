@@ -46,13 +46,14 @@ def exit_code_for(statuses: Iterable[Status]) -> ExitCode:
 
 
 class LazyGroup(click.Group):
-    """Loads sub-command groups (data, eval, finetune) only when they are invoked or listed, and
+    """Loads sub-command groups (data, eval, finetune, rl) only when they are invoked or listed, and
     turns a missing optional extra into one line."""
 
     lazy = {
         "data": ("planetarium.dataset.cli", "data_group"),
         "eval": ("planetarium.llm.cli", "eval_group"),
         "finetune": ("planetarium.finetune.cli", "finetune_command"),
+        "rl": ("planetarium.rl.cli", "rl_command"),
         "acp": ("planetarium.acp.cli", "acp_group"),
     }
 

@@ -24,4 +24,5 @@ def test_grading_and_cli_are_light():
 def test_subcommand_modules_are_light():
     assert _loaded_after(
         "import planetarium.dataset.cli, planetarium.llm.cli, planetarium.finetune.cli, "
-        "planetarium.viewer.cli, planetarium.viewer.html") == []
+        "planetarium.viewer.cli, planetarium.viewer.html, planetarium.rl.cli, "
+        "planetarium.reward") == []

@@ -85,19 +85,26 @@ class DataConfig:
 
 
 @dataclass(frozen=True)
-class FinetuneConfig:
-    """One fine-tuning run; ``model`` is a hub id, a local path, or ``tiny:`` (local toy model)."""
+class RunConfig:
+    """What every training run names first: the base model (a hub id, a local path, or
+    ``tiny:``, the local toy model), its rows, its output folder and its attention kernel."""
 
     model: str
     data: DataConfig
     out_dir: str
     attn_implementation: str = "eager"  # Gemma 2 needs eager attention for its logit soft-capping
-    quantization: QuantizationConfig = field(default_factory=QuantizationConfig)
-    lora: LoraConfig = field(default_factory=LoraConfig)
-    training: TrainingConfig = field(default_factory=TrainingConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class FinetuneConfig(RunConfig):
+    """One fine-tuning run."""
+
+    quantization: QuantizationConfig = field(default_factory=QuantizationConfig)
+    lora: LoraConfig = field(default_factory=LoraConfig)
+    training: TrainingConfig = field(default_factory=TrainingConfig)
 
 
 def load_config(path: str | Path, overrides: Iterable[str] = ()) -> FinetuneConfig:

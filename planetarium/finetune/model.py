@@ -12,14 +12,39 @@ record cannot claim 4-bit for a model that loaded in full precision.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from planetarium.errors import require
 
-from .config import FinetuneConfig, LoraConfig, QuantizationConfig
+from .config import LoraConfig, QuantizationConfig
 
 
-def resolve_base(cfg: FinetuneConfig, out_dir: Path) -> str:
+class ModelSettings(Protocol):
+    """What loading a base model reads from a run config: fine-tuning's and GRPO's alike."""
+
+    model: str
+    attn_implementation: str
+    quantization: QuantizationConfig
+
+
+class LoopSettings(Protocol):
+    """The optimiser and loop settings fine-tuning and GRPO share (their ``training`` sections)."""
+
+    optimizer: str
+    learning_rate: float
+    weight_decay: float
+    batch_size: int
+    gradient_accumulation_steps: int
+    epochs: float
+    max_steps: int
+    logging_steps: int
+    save_steps: int
+    save_total_limit: int
+    seed: int
+    gradient_checkpointing: bool
+
+
+def resolve_base(cfg: ModelSettings, out_dir: Path) -> str:
     """The hub id or local path to load; ``tiny:`` builds the toy model under ``out_dir``."""
     from planetarium.llm.tiny import resolve_model_name
 
@@ -38,14 +63,14 @@ def bnb_config(quant: QuantizationConfig) -> Any:
     )
 
 
-def train_dtype(cfg: FinetuneConfig) -> str:
+def train_dtype(cfg: ModelSettings) -> str:
     """The dtype unquantized weights are loaded and trained in: the compute dtype on a GPU,
     float32 on a CPU (CPU autocast to bf16 is slow and gains nothing on a toy model)."""
     torch = require("torch", "train")
     return cfg.quantization.compute_dtype if torch.cuda.is_available() else "float32"
 
 
-def use_4bit(cfg: FinetuneConfig) -> bool:
+def use_4bit(cfg: ModelSettings) -> bool:
     """Whether this run loads the base model in 4-bit: exactly what the config says.
 
     Checks up front that bitsandbytes is importable, so a missing extra fails before any data
@@ -65,7 +90,7 @@ def _device_map() -> dict[str, Any]:
     return {"": "cpu"}
 
 
-def load_base(cfg: FinetuneConfig, base: str, quantize: bool) -> tuple[Any, Any]:
+def load_base(cfg: ModelSettings, base: str, quantize: bool) -> tuple[Any, Any]:
     """Load tokenizer and model, 4-bit (bitsandbytes) when ``quantize``."""
     torch = require("torch", "train")
     transformers = require("transformers", "train")

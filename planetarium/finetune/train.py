@@ -18,7 +18,6 @@ import os
 import shutil
 import time
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from planetarium.dataset import load_rows
 from planetarium.domains import get_domain
 from planetarium.errors import PlanetariumError, require
 from planetarium.jsonl import JsonLineError, decode, read_capped
+from planetarium.llm.grade import package_versions
 from planetarium.llm.prompts import prompt_template_hash
 from planetarium.llm.threads import cap_torch_threads
 
@@ -39,6 +39,8 @@ from .data import (
     truncate,
 )
 from .model import (
+    LoopSettings,
+    ModelSettings,
     add_lora,
     load_base,
     quantization_used,
@@ -52,7 +54,7 @@ log = logging.getLogger(__name__)
 RECORD_NAME = "finetune_record.json"
 ADAPTER_DIR = "adapter"
 CHECKPOINT_DIR = "checkpoints"
-_VERSIONED = ("planetarium", "torch", "transformers", "peft", "accelerate", "bitsandbytes")
+VERSIONED = ("planetarium", "torch", "transformers", "peft", "accelerate", "bitsandbytes")
 
 
 @dataclass(frozen=True)
@@ -98,39 +100,48 @@ def prepare(rows: list[dict[str, Any]], tokenizer: Any, training: TrainingConfig
     )
 
 
+def loop_arguments(cfg: ModelSettings, t: LoopSettings, out_dir: Path) -> dict[str, Any]:
+    """The ``TrainingArguments`` keywords fine-tuning and GRPO share: optimiser, batch, loop,
+    checkpoints (under ``out_dir/checkpoints``), precision and device."""
+    torch = require("torch", "train")
+    dtype = train_dtype(cfg)
+    return {
+        "output_dir": str(out_dir / CHECKPOINT_DIR),
+        "optim": t.optimizer,
+        "learning_rate": t.learning_rate,
+        "weight_decay": t.weight_decay,
+        "per_device_train_batch_size": t.batch_size,
+        "gradient_accumulation_steps": t.gradient_accumulation_steps,
+        "num_train_epochs": t.epochs,
+        "max_steps": t.max_steps,
+        "logging_steps": t.logging_steps,
+        "save_strategy": "steps",
+        "save_steps": t.save_steps,
+        "save_total_limit": t.save_total_limit,
+        "seed": t.seed,
+        # Deprecated alias of ``activation_checkpointing`` from transformers 5.23 on, but the only
+        # name 5.17 (the GPU node's) knows; non-reentrant needs no input-grad hook under LoRA.
+        "gradient_checkpointing": t.gradient_checkpointing,
+        "gradient_checkpointing_kwargs": {"use_reentrant": False},
+        "bf16": dtype == "bfloat16",
+        "fp16": dtype == "float16",
+        "use_cpu": not torch.cuda.is_available(),  # also what lets torchrun run DDP on CPUs
+        "report_to": "none",
+        # Fine-tuning's examples are no datasets.Dataset; GRPO's reward reads the extra columns.
+        "remove_unused_columns": False,
+        "ddp_find_unused_parameters": False,
+    }
+
+
 def training_arguments(cfg: FinetuneConfig, out_dir: Path) -> Any:
     """Map the typed config onto ``transformers.TrainingArguments`` (the Appendix F recipe)."""
-    torch = require("torch", "train")
     transformers = require("transformers", "train")
     t = cfg.training
-    dtype = train_dtype(cfg)
     return transformers.TrainingArguments(
-        output_dir=str(out_dir / CHECKPOINT_DIR),
-        optim=t.optimizer,
-        learning_rate=t.learning_rate,
+        **loop_arguments(cfg, t, out_dir),
         adam_beta1=t.adam_beta1,
         adam_beta2=t.adam_beta2,
         adam_epsilon=t.adam_epsilon,
-        weight_decay=t.weight_decay,
-        per_device_train_batch_size=t.batch_size,
-        gradient_accumulation_steps=t.gradient_accumulation_steps,
-        num_train_epochs=t.epochs,
-        max_steps=t.max_steps,
-        logging_steps=t.logging_steps,
-        save_strategy="steps",
-        save_steps=t.save_steps,
-        save_total_limit=t.save_total_limit,
-        seed=t.seed,
-        # Deprecated alias of ``activation_checkpointing`` from transformers 5.23 on, but the only
-        # name 5.17 (the GPU node's) knows; non-reentrant needs no input-grad hook under LoRA.
-        gradient_checkpointing=t.gradient_checkpointing,
-        gradient_checkpointing_kwargs={"use_reentrant": False},
-        bf16=dtype == "bfloat16",
-        fp16=dtype == "float16",
-        use_cpu=not torch.cuda.is_available(),  # also what lets torchrun run DDP on CPUs
-        report_to="none",
-        remove_unused_columns=False,  # our examples are not a datasets.Dataset
-        ddp_find_unused_parameters=False,
     )
 
 
@@ -154,6 +165,15 @@ def last_checkpoint(out_dir: Path) -> str | None:
     return trainer_utils.get_last_checkpoint(str(ckpt_dir)) if ckpt_dir.is_dir() else None
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """A training run's record, and whether this call trained (``False``: it had finished
+    before, with these settings, and ``--resume`` left it as it was)."""
+
+    record: dict[str, Any]
+    trained: bool
+
+
 def finished_record(cfg: FinetuneConfig, out_dir: Path) -> dict[str, Any] | None:
     """The record of a run in ``out_dir`` that finished with these very settings, if any (the
     output folder itself may have moved)."""
@@ -172,40 +192,18 @@ def finished_record(cfg: FinetuneConfig, out_dir: Path) -> dict[str, Any] | None
     return record if same else None
 
 
-def _used(out_dir: Path) -> list[str]:
-    """What an earlier run left in ``out_dir`` (checked on the file system: no model needed)."""
-    return [name for name in (CHECKPOINT_DIR, ADAPTER_DIR, RECORD_NAME) if (out_dir / name).exists()]
-
-
-def _clear(out_dir: Path) -> None:
-    """Remove an earlier run's checkpoints, adapter and record (``--overwrite``), nothing else."""
-    for name in _used(out_dir):
-        path = out_dir / name
-        shutil.rmtree(path) if path.is_dir() else path.unlink()
-
-
-def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -> dict[str, Any]:
+def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -> Outcome:
     """Train one adapter as configured; returns the record written next to it.
 
     An output folder an earlier run used is refused before any model loads, unless ``resume``
     (continue from its newest checkpoint; a run that finished with these settings is left as is
     and its record returned) or ``overwrite`` (its files are replaced once the model loaded).
     """
-    if resume and overwrite:
-        raise PlanetariumError("--resume continues a run and --overwrite replaces it: pick one")
     out_dir = Path(cfg.out_dir)
-    if resume and (done := finished_record(cfg, out_dir)) is not None:
+    if resume and not overwrite and (done := finished_record(cfg, out_dir)) is not None:
         log.info("%s: this run finished with these settings already; nothing to do", out_dir)
-        return done
-    used = _used(out_dir)
-    if used and not (resume or overwrite):
-        raise PlanetariumError(
-            f"{out_dir} already holds a run ({', '.join(used)}); pass --resume to continue that "
-            "run, --overwrite to start over, or choose another --out")
-    checkpoint = last_checkpoint(out_dir) if resume else None
-    if resume and not checkpoint:
-        raise PlanetariumError(f"--resume: no checkpoint under {out_dir / CHECKPOINT_DIR}")
-
+        return Outcome(done, trained=False)
+    checkpoint = checkpoint_to_resume(out_dir, resume, RECORD_NAME, overwrite=overwrite)
     started = time.time()
     torch = require("torch", "train")
     if not torch.cuda.is_available():  # torchrun on CPUs starts WORLD_SIZE processes
@@ -223,7 +221,7 @@ def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -
     log.info("%s", data.summary(cfg.training))
     model = add_lora(model, cfg.lora, quantized=quantize)
     if overwrite:
-        _clear(out_dir)
+        clear_run(out_dir, RECORD_NAME)
     trainer = make_trainer(cfg, model, tokenizer, data.examples, out_dir)
     result = trainer.train(resume_from_checkpoint=checkpoint)
     record = {
@@ -249,21 +247,52 @@ def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -
             "seconds": round(time.time() - started, 2),
             "log_history": trainer.state.log_history,
         },
-        "versions": _versions(),
+        "versions": package_versions(VERSIONED),
     }
-    if trainer.is_world_process_zero():
-        adapter_dir = out_dir / ADAPTER_DIR
-        trainer.model.save_pretrained(adapter_dir)
-        tokenizer.save_pretrained(adapter_dir)
-        (out_dir / RECORD_NAME).write_text(json.dumps(record, indent=2), encoding="utf-8")
-    return record
+    save_outputs(trainer, tokenizer, out_dir / RECORD_NAME, record)
+    return Outcome(record, trained=True)
 
 
-def _versions() -> dict[str, str | None]:
-    def one(name: str) -> str | None:
-        try:
-            return version(name)
-        except PackageNotFoundError:
-            return None
+def _used(out_dir: Path, record_name: str) -> list[str]:
+    """What an earlier run left in ``out_dir`` (checked on the file system: no model needed)."""
+    return [name for name in (CHECKPOINT_DIR, ADAPTER_DIR, record_name) if (out_dir / name).exists()]
 
-    return {name: one(name) for name in _VERSIONED}
+
+def checkpoint_to_resume(out_dir: Path, resume: bool, record_name: str, *,
+                         overwrite: bool = False) -> str | None:
+    """The checkpoint a run in ``out_dir`` starts from, checked before any model is loaded.
+
+    Without ``resume`` or ``overwrite`` a folder that already holds checkpoints, an adapter or a
+    record is refused (a second run would mix its files with the first's); with ``resume`` there
+    must be a checkpoint to continue from; ``overwrite`` starts over (:func:`clear_run`).
+    """
+    if resume and overwrite:
+        raise PlanetariumError("--resume continues a run and --overwrite replaces it: pick one")
+    used = _used(out_dir, record_name)
+    if used and not (resume or overwrite):
+        raise PlanetariumError(
+            f"{out_dir} already holds a run ({', '.join(used)}); pass --resume to continue that "
+            "run, --overwrite to start over, or choose another --out")
+    checkpoint = last_checkpoint(out_dir) if resume else None
+    if resume and not checkpoint:
+        raise PlanetariumError(f"--resume: no checkpoint under {out_dir / CHECKPOINT_DIR}")
+    return checkpoint
+
+
+def clear_run(out_dir: Path, record_name: str) -> None:
+    """Remove an earlier run's checkpoints, adapter and record (``--overwrite``), nothing else;
+    called once the new run's model has loaded, so a run that cannot start keeps the old one."""
+    for name in _used(out_dir, record_name):
+        path = out_dir / name
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+
+def save_outputs(trainer: Any, tokenizer: Any, record_path: Path, record: dict[str, Any]) -> None:
+    """The adapter (with its tokenizer, as ``eval run`` loads it) and the JSON record, written
+    once by the main process of a multi-process run."""
+    if not trainer.is_world_process_zero():
+        return
+    adapter_dir = record_path.parent / ADAPTER_DIR
+    trainer.model.save_pretrained(adapter_dir)
+    tokenizer.save_pretrained(adapter_dir)
+    record_path.write_text(json.dumps(record, indent=2), encoding="utf-8")

@@ -15,6 +15,7 @@ import datetime
 import importlib.metadata
 import subprocess
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +40,11 @@ _PACKAGES = (
 )
 
 
-def package_versions() -> dict[str, str | None]:
-    """Installed versions, read from metadata so nothing heavy is imported."""
+def package_versions(names: Iterable[str] = _PACKAGES) -> dict[str, str | None]:
+    """Installed versions (``None`` for a missing package), read from metadata so nothing heavy
+    is imported."""
     versions = {}
-    for name in _PACKAGES:
+    for name in names:
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:

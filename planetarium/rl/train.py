@@ -1,0 +1,272 @@
+"""One GRPO run: prompts -> TRL's ``GRPOTrainer`` with a LoRA adapter and our reward -> record.
+
+The prompt is the pinned evaluation prompt (:func:`planetarium.llm.prompts.build_messages`) as
+chat messages, so TRL renders it with the model's own chat template exactly as ``eval run``
+does; every other dataset column travels to the reward, which reads the ground truth and the
+placeholder flag from them.  Model loading, LoRA placement, the run folder's guard and the
+adapter's layout are fine-tuning's (:mod:`planetarium.finetune`), so ``eval run --adapter``
+loads a GRPO adapter exactly like a QLoRA one.  Data parallelism and vLLM generation come from
+TRL: launch the same command under ``accelerate launch``.
+
+Layout of ``out_dir``: ``checkpoints/`` (for ``--resume``), ``adapter/``, ``rl_record.json``,
+and ``tiny-base/`` for ``tiny:``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from planetarium.dataset import load_rows
+from planetarium.domains import get_domain
+from planetarium.errors import PlanetariumError, require
+from planetarium.finetune.data import rows_hash
+from planetarium.finetune.model import (
+    add_lora,
+    load_base,
+    quantization_used,
+    resolve_base,
+    use_4bit,
+)
+from planetarium.finetune.train import (
+    VERSIONED,
+    Outcome,
+    checkpoint_to_resume,
+    clear_run,
+    loop_arguments,
+    save_outputs,
+)
+from planetarium.llm.grade import package_versions
+from planetarium.llm.prompts import build_messages, prompt_template_hash
+from planetarium.reward import PlanetariumReward
+
+from .config import RewardConfig, RLConfig
+
+log = logging.getLogger(__name__)
+
+RECORD_NAME = "rl_record.json"
+#: Dataset columns handed to the reward besides the prompt (what it and a reader of its
+#: details need: the ground truth, the placeholder flag, and which item it was).
+REWARD_COLUMNS = ("id", "domain", "problem_pddl", "is_placeholder")
+
+
+def prompt_dataset(rows: list[dict[str, Any]]) -> Any:
+    """A ``datasets.Dataset``: the pinned prompt as chat messages plus :data:`REWARD_COLUMNS`."""
+    datasets = require("datasets", "rl")
+    domain_pddl = {name: get_domain(name).pddl for name in {row["domain"] for row in rows}}
+    return datasets.Dataset.from_list(
+        [
+            {
+                "prompt": build_messages(row["natural_language"], domain_pddl[row["domain"]]),
+                **{column: row[column] for column in REWARD_COLUMNS},
+                "id": str(row["id"]),  # one Arrow type, whatever the source's ids are
+            }
+            for row in rows
+        ]
+    )
+
+
+def make_reward(reward: RewardConfig) -> PlanetariumReward:
+    """The reward function TRL calls, configured from the ``reward`` section.
+
+    Its grading processes are forked from the trainer (the pool's default, as torch's DataLoader
+    workers are): they start in milliseconds and run only the grader.  A fork server or spawn
+    would re-import the training script's main module (torch, trl...) in every new worker, and
+    that start-up counts against the per-item deadline: on a busy machine every item then timed
+    out (measured: 16 of 16, each worker replaced).
+    """
+    return PlanetariumReward(
+        scheme=reward.scheme,
+        timeout_s=reward.timeout_s,
+        workers=reward.workers,
+        call_budget_s=reward.call_budget_s,
+        undecided_reward=reward.undecided_reward,
+        think_marker=reward.think_marker,
+        weights=reward.weights,
+    )
+
+
+def grpo_arguments(cfg: RLConfig, out_dir: Path) -> Any:
+    """Map the typed config onto ``trl.GRPOConfig`` (loop settings as fine-tuning maps them)."""
+    trl = require("trl", "rl")
+    t, g = cfg.training, cfg.generation
+    vllm = (
+        {
+            "vllm_mode": g.vllm_mode,
+            "vllm_gpu_memory_utilization": g.vllm_gpu_memory_utilization,
+            "vllm_tensor_parallel_size": g.vllm_tensor_parallel_size,
+            "vllm_server_base_url": g.vllm_server_base_url,
+        }
+        if g.use_vllm
+        else {}
+    )
+    try:
+        return trl.GRPOConfig(
+            **loop_arguments(cfg, t, out_dir),
+            beta=t.beta,
+            epsilon=t.epsilon,
+            loss_type=t.loss_type,
+            scale_rewards=t.scale_rewards,
+            num_generations=g.num_generations,
+            max_completion_length=g.max_completion_length,
+            temperature=g.temperature,
+            top_p=g.top_p,
+            use_vllm=g.use_vllm,
+            **vllm,
+        )
+    except ValueError as err:  # TRL's cross-checks, e.g. batch vs. num_generations
+        raise PlanetariumError(f"GRPO settings rejected by TRL: {err}") from err
+
+
+class RewardLog:
+    """A ``TrainerCallback`` that keeps, after each optimisation step that called the reward,
+    what the reward function itself returned on its latest call: the count, mean and verdict
+    statuses of its rewards, to set beside the statistics the trainer logged."""
+
+    def __init__(self, reward: PlanetariumReward) -> None:
+        self.reward = reward
+        self.calls: list[dict[str, Any]] = []
+        self._seen = 0
+
+    def callback(self) -> Any:
+        transformers = require("transformers", "train")
+        owner = self
+
+        class _Callback(transformers.TrainerCallback):
+            def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+                owner.record(state.global_step)
+
+        return _Callback()
+
+    def record(self, step: int) -> None:
+        calls = self.reward.metrics()["calls"]
+        if calls == self._seen or not self.reward.last_details:
+            return
+        self._seen = calls
+        rewards = [d["reward"] for d in self.reward.last_details]
+        statuses = Counter(d["status"] for d in self.reward.last_details)
+        self.calls.append({"step": step, "call": calls, "items": len(rewards),
+                           "mean": sum(rewards) / len(rewards), "statuses": dict(statuses)})
+
+
+def make_trainer(
+    cfg: RLConfig, model: Any, tokenizer: Any, dataset: Any, reward: Any, out_dir: Path,
+    callbacks: Sequence[Any] = (),
+) -> Any:
+    """TRL's ``GRPOTrainer`` on a LoRA-wrapped model with ``reward`` as its only reward."""
+    trl = require("trl", "rl")
+    return trl.GRPOTrainer(
+        model=model,
+        reward_funcs=[reward],
+        args=grpo_arguments(cfg, out_dir),
+        train_dataset=dataset,
+        processing_class=tokenizer,
+        callbacks=list(callbacks),
+    )
+
+
+def cap_threads(cpu_threads: int | None) -> int | None:
+    """On a CPU, use ``cpu_threads`` torch threads (default: up to 4); returns the number set.
+
+    Beyond a few threads the tiny model's small matrices gain nothing and threads spin against
+    the reward's worker processes and anything else on the machine.
+    """
+    torch = require("torch", "train")
+    if torch.cuda.is_available():
+        return None
+    threads = cpu_threads or min(4, os.cpu_count() or 1)
+    torch.set_num_threads(threads)
+    return threads
+
+
+def finished(out_dir: Path, cfg: RLConfig) -> dict[str, Any] | None:
+    """The record of a run in ``out_dir`` that already reached its last step, else ``None``."""
+    path = out_dir / RECORD_NAME
+    if not path.is_file():
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        steps, target = record["train"]["steps"], record["train"]["max_steps"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise PlanetariumError(f"{path}: unreadable run record ({err!r})") from err
+    wanted = cfg.training.max_steps
+    return record if steps >= target and (wanted <= 0 or wanted <= steps) else None
+
+
+def run(cfg: RLConfig, *, resume: bool = False, overwrite: bool = False) -> Outcome:
+    """Train one adapter with GRPO as configured; returns the record written next to it."""
+    out_dir = Path(cfg.out_dir)
+    done = finished(out_dir, cfg) if resume and not overwrite else None
+    if done is not None:
+        log.info("%s finished at step %d; nothing to resume", out_dir, done["train"]["steps"])
+        return Outcome(done, trained=False)
+    checkpoint = checkpoint_to_resume(out_dir, resume, RECORD_NAME, overwrite=overwrite)
+
+    started = time.time()
+    reward = make_reward(cfg.reward)  # a bad reward option fails here, before any model loads
+    try:
+        threads = cap_threads(cfg.cpu_threads)
+        require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
+        rows = load_rows(cfg.data.source, split=cfg.data.split)
+        if not rows:
+            raise PlanetariumError(f"{cfg.data.source}: no rows in split {cfg.data.split}")
+        quantize = use_4bit(cfg)
+        base = resolve_base(cfg, out_dir)
+        tokenizer, model = load_base(cfg, base, quantize)
+        quantization = quantization_used(model)
+        model = add_lora(model, cfg.lora, quantized=quantize)
+        if overwrite:
+            clear_run(out_dir, RECORD_NAME)
+        reward_log = RewardLog(reward)
+        trainer = make_trainer(
+            cfg, model, tokenizer, prompt_dataset(rows), reward, out_dir, [reward_log.callback()]
+        )
+        train_started = time.time()
+        result = trainer.train(resume_from_checkpoint=checkpoint)
+        train_seconds = time.time() - train_started
+        reward_metrics = reward.metrics()
+    finally:
+        reward.close()
+    steps_run = result.global_step - _step_of(checkpoint)
+    record = {
+        "config": cfg.to_dict(),
+        "base_model": base,
+        "quantization": quantization,
+        "data": {
+            "source": cfg.data.source,
+            "split": cfg.data.split,
+            "rows": len(rows),
+            "data_hash": rows_hash(rows),
+        },
+        "prompt_template_hash": prompt_template_hash(),
+        "reward": {
+            "name": reward.__name__,
+            "metrics": reward_metrics,
+            "calls": reward_log.calls,
+        },
+        "train": {
+            "steps": result.global_step,
+            "max_steps": trainer.state.max_steps,
+            "resumed_from": checkpoint,
+            "steps_this_run": steps_run,
+            "seconds": round(time.time() - started, 2),
+            "train_seconds": round(train_seconds, 2),
+            "seconds_per_step": round(train_seconds / steps_run, 3) if steps_run else None,
+            "cpu_threads": threads,
+            "log_history": trainer.state.log_history,
+        },
+        "versions": package_versions((*VERSIONED, "trl", "datasets", "vllm")),
+    }
+    save_outputs(trainer, tokenizer, out_dir / RECORD_NAME, record)
+    return Outcome(record, trained=True)
+
+
+def _step_of(checkpoint: str | None) -> int:
+    """The global step a Trainer checkpoint folder (``checkpoint-N``) was saved at."""
+    return int(Path(checkpoint).name.rpartition("-")[2]) if checkpoint else 0
