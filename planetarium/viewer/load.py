@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..benchmarks.planetarium import ALL_MODES
 from ..dataset.splits import size_bin
 from ..llm.breakdown import abstractness, item_key, passed
-from ..llm.grade import ALL_MODES
 from ..llm.identity import assign_labels
 from ..llm.report import load_run
 
