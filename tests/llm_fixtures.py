@@ -260,12 +260,18 @@ def adapter_metrics(verdict: dict[str, Any]) -> dict[str, int]:
     return {metric: int(verdict["metrics"][metric] is True) for metric in ADAPTER_METRICS}
 
 
-def offline_env(*paths: Path, **extra: str) -> dict[str, str]:
+def offline_env(*paths: Path, checkout: bool = True, **extra: str) -> dict[str, str]:
     """The environment of a framework's CLI run: offline, one thread, this checkout (and
-    ``paths``) importable."""
+    ``paths``) importable.
+
+    ``checkout=False`` leaves the checkout off ``PYTHONPATH`` (the installed package is then
+    imported): an editable install's ``planetarium.egg-info`` in the checkout would otherwise
+    shadow the installed metadata, and Inspect then registers our task without its package
+    prefix."""
     import os
 
     repo = Path(__file__).resolve().parents[1]
-    path = os.pathsep.join([*map(str, paths), str(repo), os.environ.get("PYTHONPATH", "")])
+    path = os.pathsep.join([*map(str, paths), *([str(repo)] if checkout else []),
+                            os.environ.get("PYTHONPATH", "")])
     return {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "PYTHONPATH": path,
             **extra}

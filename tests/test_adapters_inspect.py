@@ -28,7 +28,7 @@ def test_inspect_verdicts_equal_ours(tmp_path, tiny_model):
     dist.mkdir(parents=True)
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: planetarium-inspect\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text("[inspect_ai]\nplanetarium = planetarium.adapters.inspect_task\n")
-    env = offline_env(tmp_path / "site")
+    env = offline_env(tmp_path / "site", checkout=False)
     done = subprocess.run(
         [sys.executable, "-m", "inspect_ai", "eval", "planetarium/planetarium",
          "--model", f"hf/{tiny_model}", "-M", "do_sample=false", "-M", "device=cpu",

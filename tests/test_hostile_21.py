@@ -450,8 +450,10 @@ def test_cpu_torch_threads_are_capped(tiny_model, monkeypatch):
     try:
         monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
         torch.set_num_threads(max(2, usable_cpus()))
-        config = make_config({"name": "t", "backend": "transformers", "model": str(tiny_model),
-                              "dataset": "rows.jsonl", "splits": [None], "device": "cpu"})
+        config = make_config({"name": "t", "model": {"backend": "transformers",
+                                                      "model": str(tiny_model), "device": "cpu"},
+                              "benchmark": {"name": "planetarium", "dataset": "rows.jsonl",
+                                            "split": [None]}}).model
         TransformersBackend(config, str(tiny_model))
         assert torch.get_num_threads() == torch_threads()
         monkeypatch.setenv("OMP_NUM_THREADS", "2")

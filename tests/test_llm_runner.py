@@ -93,7 +93,7 @@ def test_crash_then_resume_loses_and_duplicates_nothing(fake, tmp_path):
 
 def test_resume_with_another_config_is_refused(fake, tmp_path):
     run_eval(_config(limit=4), tmp_path)
-    with pytest.raises(RunDirError, match=r"other settings \(max_new_tokens: .* -> 5\)"):
+    with pytest.raises(RunDirError, match=r"other settings \(model\.max_new_tokens: .* -> 5\)"):
         run_eval(_config(limit=4, max_new_tokens=5), tmp_path)
 
 
