@@ -77,6 +77,8 @@ def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
     deadline = time.monotonic() + options.timeout_s
     try:
         domain, truth = load_ground_truth(gt, relax_typing=options.relax_typing)
+    except ResourceLimitError as err:  # a deadline hit while reading is a timeout, not bad input
+        return GradeResult.failed(Stage.GROUND_TRUTH, Status.TIMEOUT, f"ground truth: {err}")
     except (PlanetariumError, RecursionError) as err:
         return GradeResult.failed(Stage.GROUND_TRUTH, Status.INVALID_INPUT,
                                   f"ground truth: {err}")
@@ -86,6 +88,8 @@ def grade_strict(gt: str, pred: str, options: GradeOptions) -> GradeResult:
                                           f"{MAX_INPUT_CHARS} limit"), domain=name)
     try:
         problem = read_problem(pred, domain.definition, relax_typing=options.relax_typing)
+    except ResourceLimitError as err:
+        return GradeResult(undecided(Status.TIMEOUT, f"parsing undecided: {err}"), domain=name)
     except UnsupportedFeatureError as err:
         unsupported = undecided(Status.UNSUPPORTED, str(err))
         return GradeResult(decided(True), unsupported, unsupported, domain=name)
