@@ -12,7 +12,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import PlanetariumError
+from ..errors import PlanetariumError, ResourceLimitError
+from ..limits import time_limit
 from .data import AcpDataError, AcpItem
 from .gen import Verdict, score_gen
 from .model import Budget
@@ -72,16 +73,23 @@ def grade_item(item: AcpItem, response: object, semantics: str = "paper",
     from .model import AcpTask
 
     start = time.perf_counter()
-    if item.kind == "gen":
-        task = None
-        if budget is not None:
-            try:
-                task = AcpTask.from_item(item, budget)
-            except PlanetariumError:  # score_gen reports an unreadable question itself
+    seconds = (budget or Budget()).seconds
+    try:
+        with time_limit(seconds):  # every search below looks at it (planetarium.limits)
+            if item.kind == "gen":
                 task = None
-        verdict = score_gen(item, response, task, semantics)
-    else:
-        verdict = score_choice(item, response)
+                if budget is not None:
+                    try:
+                        task = AcpTask.from_item(item, budget)
+                    except ResourceLimitError:
+                        raise
+                    except PlanetariumError:  # score_gen reports an unreadable question itself
+                        task = None
+                verdict = score_gen(item, response, task, semantics)
+            else:
+                verdict = score_choice(item, response)
+    except ResourceLimitError as err:
+        verdict = Verdict(None, "undecided", f"no verdict within {seconds:g} s: {err}")
     return _row(item, verdict, time.perf_counter() - start)
 
 
