@@ -156,7 +156,8 @@ def _problem(domain: str, objects: list[str], init: list[str], goal: str,
             f"  (:init {' '.join(init)})\n  (:goal {goal}))")
 
 
-def _gripper(balls: int, goal: str) -> str:
+def gripper_text(balls: int, goal: str) -> str:
+    """``balls`` balls in room1 of two rooms, the robot there with two free grippers."""
     names = [f"ball{i}" for i in range(1, balls + 1)]
     init = ["(room room1)", "(room room2)", "(gripper left)", "(gripper right)", "(free left)",
             "(free right)", "(at-robby room1)"]
@@ -175,10 +176,10 @@ def _or_goal(balls: int, rng: random.Random) -> str:
 
 def _or_goals(rng: random.Random) -> tuple[str, str]:
     balls = rng.choice([2, 3, 4, 6, 8])
-    return _gripper(balls, _or_goal(balls, rng)), _gripper(balls, _or_goal(balls, rng))
+    return gripper_text(balls, _or_goal(balls, rng)), gripper_text(balls, _or_goal(balls, rng))
 
 
-def _blocks(names: list[str], goal: str, tower: bool = False) -> str:
+def blocks_text(names: list[str], goal: str, tower: bool = False) -> str:
     """Blocks on the table (or, with ``tower``, one tower in ``names`` order, bottom first)."""
     if tower:
         init = [f"(on-table {names[0]})", f"(clear {names[-1]})", "(arm-empty)"]
@@ -188,7 +189,7 @@ def _blocks(names: list[str], goal: str, tower: bool = False) -> str:
     return _problem("blocksworld", names, init, goal)
 
 
-def _quantified_goal(depth: int, rng: random.Random) -> str:
+def quantified_goal(depth: int, rng: random.Random) -> str:
     """``depth`` nested ``forall``/``exists`` over a chain of ``on`` atoms."""
     variables = [f"?v{i}" for i in range(depth)]
     chain = " ".join(f"(on {x} {y})" for x, y in pairwise(variables)) or "(clear ?v0)"
@@ -201,8 +202,8 @@ def _quantified_goal(depth: int, rng: random.Random) -> str:
 def _quantified_goals(rng: random.Random) -> tuple[str, str]:
     names = [f"b{i}" for i in range(1, rng.choice([3, 4, 6, 12]) + 1)]
     depth = rng.randint(1, 4)
-    return (_blocks(names, _quantified_goal(depth, rng)),
-            _blocks(names, _quantified_goal(depth, rng)))
+    return (blocks_text(names, quantified_goal(depth, rng)),
+            blocks_text(names, quantified_goal(depth, rng)))
 
 
 def _negated_goals(rng: random.Random) -> tuple[str, str]:
@@ -215,10 +216,11 @@ def _negated_goals(rng: random.Random) -> tuple[str, str]:
         negative = " ".join(f"(not ({rng.choice(['on-table', 'clear', 'holding'])} {b}))"
                             for b in picks)
         return f"(and {positive} {negative})"
-    return _blocks(names, f"(and {positive})"), _blocks(names, goal())
+    return blocks_text(names, f"(and {positive})"), blocks_text(names, goal())
 
 
-def _tower_goal(names: list[str]) -> str:
+def tower_goal(names: list[str]) -> str:
+    """One tower of ``names``, bottom first."""
     return "(and " + " ".join(f"(on {u} {v})" for v, u in pairwise(names)) + ")"
 
 
@@ -226,20 +228,20 @@ def _tall_towers(rng: random.Random) -> tuple[str, str]:
     """One goal tower of every block; the prediction as written, renamed, or upside down."""
     names = [f"b{i}" for i in range(1, rng.choice([4, 100, 2000, 20_000]) + 1)]
     tower = rng.random() < 0.5  # the initial state: one tower, or every block on the table
-    truth = _blocks(names, _tower_goal(names), tower)
+    truth = blocks_text(names, tower_goal(names), tower)
     variant = rng.choice(["same", "renamed", "reversed"])
     if variant == "same":
         return truth, truth
     if variant == "reversed":
-        return truth, _blocks(names, _tower_goal(names[::-1]), tower)
+        return truth, blocks_text(names, tower_goal(names[::-1]), tower)
     shuffled = names[:]
     rng.shuffle(shuffled)
     renamed = {b: f"c{other[1:]}" for b, other in zip(names, shuffled, strict=True)}
     order = [renamed[b] for b in names]
-    return truth, _blocks(order, _tower_goal(order), tower)
+    return truth, blocks_text(order, tower_goal(order), tower)
 
 
-def _rover_map(waypoints: int, goal_every: int) -> str:
+def rover_chain_text(waypoints: int, goal_every: int) -> str:
     """A two-way chain of waypoints, a soil sample on each, the lander at the first."""
     names = [f"w{i}" for i in range(1, waypoints + 1)]
     init = ["(available)", "(channel_free)", "(at_rover w1)", "(at_lander w1)",
@@ -254,7 +256,7 @@ def _rover_map(waypoints: int, goal_every: int) -> str:
 
 def _rover_maps(rng: random.Random) -> tuple[str, str]:
     waypoints = rng.choice([3, 10, 300, 3000])
-    return (_rover_map(waypoints, rng.choice([1, 2])), _rover_map(waypoints, rng.choice([1, 2])))
+    return (rover_chain_text(waypoints, rng.choice([1, 2])), rover_chain_text(waypoints, rng.choice([1, 2])))
 
 
 #: Generators of slow (ground truth, prediction) pairs, by goal class.
