@@ -52,24 +52,25 @@ def _chain_free(depth: int, quantifier: str) -> str:
     return body
 
 
-@pytest.mark.parametrize("balls", [6, 8])
-def test_or_goals(balls):
+@pytest.mark.parametrize(("balls", "limit"), [(6, 1.0), (8, 3.0)])
+def test_or_goals(balls, limit):
     # No renaming maps one set of goal states onto the other (the robot's start room is fixed
     # by the initial state), so every one of the 2 x balls! renamings must be refuted.
-    # Before: 3.7 s (6 balls) and 44 s (8 balls, at a 5 s limit).
+    # Before: 3-12 s (6 balls, 1 s limit) and 44 s (8 balls, 5 s limit).
     truth = gripper_text(balls, "(or (at ball1 room2) (at-robby room2))")
     pred = gripper_text(balls, "(or (at ball1 room2) (at-robby room1))")
-    result = _graded(truth, pred, 1.0)
+    result = _graded(truth, pred, limit)
     assert result.equivalent in (None, False)
 
 
 @pytest.mark.parametrize("quantifier", ["forall", "exists"])
 def test_nested_quantifiers_over_twelve_blocks(quantifier):
-    # 12**4 bindings per state; before: minutes at a 1 s limit.
+    # 12**4 bindings per state, and 144 states in the second layer of the enumeration; before:
+    # minutes unless the limit ran out just before a layer started.
     names = _blocks(12)
     truth = blocks_text(names, _chain_free(4, quantifier))
     pred = blocks_text(names, _chain_free(3, quantifier))
-    _graded(truth, pred, 1.0)
+    _graded(truth, pred, 3.0)
 
 
 def test_negated_goals_with_many_objects():
@@ -100,7 +101,8 @@ def test_tall_tower_as_written_is_decided():
 
 
 def test_rover_map_of_thousands_of_waypoints():
-    # A route per sample over a 3,000-waypoint chain.  Before: seconds past a 1 s limit.
+    # 3,000 waypoints and 1,000 objectives, each seen from far away: a route and a scan of the
+    # initial state per image.  Before: seconds past a 1 s limit.
     result = _graded(rover_chain_text(3000, 1), rover_chain_text(3000, 2), 1.0)
     assert result.equivalent in (None, False)
 
@@ -141,8 +143,8 @@ def startup() -> float:
 
 def test_cli_grade_single_pair(tmp_path, startup):
     gt, pred = tmp_path / "gt.pddl", tmp_path / "pred.pddl"
-    gt.write_text(gripper_text(8, "(or (at ball1 room2) (at-robby room2))"))
-    pred.write_text(gripper_text(8, "(or (at ball1 room2) (at-robby room1))"))
+    gt.write_text(gripper_text(6, "(or (at ball1 room2) (at-robby room2))"))
+    pred.write_text(gripper_text(6, "(or (at ball1 room2) (at-robby room1))"))
     done, elapsed = _cli("grade", str(gt), str(pred), "--timeout", "1", "--json")
     assert elapsed <= startup + 1.0 + GRACE_S, elapsed
     assert done.returncode == 0 and json.loads(done.stdout)["status"] in ("timeout", "decided")

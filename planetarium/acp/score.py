@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import PlanetariumError, ResourceLimitError
-from ..limits import time_limit
+from ..limits import collector_paused, time_limit
 from .data import AcpDataError, AcpItem
 from .gen import Verdict, score_gen
 from .model import Budget
@@ -75,7 +75,7 @@ def grade_item(item: AcpItem, response: object, semantics: str = "paper",
     start = time.perf_counter()
     seconds = (budget or Budget()).seconds
     try:
-        with time_limit(seconds):  # every search below looks at it (planetarium.limits)
+        with time_limit(seconds), collector_paused():  # searches below look at the limit
             if item.kind == "gen":
                 task = None
                 if budget is not None:

@@ -28,7 +28,7 @@ from ..errors import (
     ResourceLimitError,
     UnsupportedFeatureError,
 )
-from ..limits import time_limit
+from ..limits import collector_paused, time_limit
 from ..pddl.problem import Problem, read_problem
 from ..planning import SolveStatus, check_solvable
 from .options import GradeOptions, GradeOptionsError
@@ -65,7 +65,7 @@ def grade(gt: str, pred: str, *, options: GradeOptions | None = None,
     """
     options = replace(options or GradeOptions(), **overrides)
     try:
-        with time_limit(options.timeout_s):
+        with time_limit(options.timeout_s), collector_paused():
             return grade_strict(gt, pred, options)
     except Exception as err:  # noqa: BLE001 - last line of defence for batch grading
         return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,

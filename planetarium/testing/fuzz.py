@@ -149,9 +149,8 @@ def hostile_outputs(seeds: list[str], n: int, rng: random.Random) -> Iterator[tu
 # referee-small to far past any time limit, and a goal variant, so some pairs are equivalent and
 # some are not.  Used to check that every call honours its limit (issue 21).
 
-def _problem(domain: str, objects: list[str], init: list[str], goal: str,
-             types: str = "") -> str:
-    declared = " ".join(objects) + (f" - {types}" if types else "")
+def _problem(domain: str, objects: list[str], init: list[str], goal: str) -> str:
+    declared = " ".join(objects)
     return (f"(define (problem p) (:domain {domain}) (:objects {declared})\n"
             f"  (:init {' '.join(init)})\n  (:goal {goal}))")
 
@@ -242,21 +241,28 @@ def _tall_towers(rng: random.Random) -> tuple[str, str]:
 
 
 def rover_chain_text(waypoints: int, goal_every: int) -> str:
-    """A two-way chain of waypoints, a soil sample on each, the lander at the first."""
+    """A two-way chain of waypoints with a soil sample on each and the lander and rover at the
+    first; objective ``i`` seen from the ``i``-th waypoint from the far end.  The goal asks for
+    every ``goal_every``-th soil sample and image."""
     names = [f"w{i}" for i in range(1, waypoints + 1)]
+    objectives = [f"o{i}" for i in range(1, waypoints // 3 + 1)]
     init = ["(available)", "(channel_free)", "(at_rover w1)", "(at_lander w1)",
-            "(visible w1 w1)"]
+            "(visible w1 w1)", "(supports camera1 colour)"]
     for a, b in pairwise(names):
         init.append(f"(can_traverse {a} {b}) (can_traverse {b} {a}) (visible {a} {b}) "
                     f"(visible {b} {a})")
     init += [f"(at_soil_sample {w})" for w in names]
-    goal = " ".join(f"(communicated_soil_data {w})" for w in names[::goal_every])
-    return _problem("rover-single", names, init, f"(and {goal})", types="waypoint")
+    init += [f"(visible_from {o} {w})" for o, w in zip(objectives, names[::-1], strict=False)]
+    goal = [f"(communicated_soil_data {w})" for w in names[::goal_every]]
+    goal += [f"(communicated_image_data {o} colour)" for o in objectives[::goal_every]]
+    declared = [*names, "- waypoint", *objectives, "- objective camera1 - camera colour - mode"]
+    return _problem("rover-single", declared, init, f"(and {' '.join(goal)})")
 
 
 def _rover_maps(rng: random.Random) -> tuple[str, str]:
     waypoints = rng.choice([3, 10, 300, 3000])
-    return (rover_chain_text(waypoints, rng.choice([1, 2])), rover_chain_text(waypoints, rng.choice([1, 2])))
+    return (rover_chain_text(waypoints, rng.choice([1, 2])),
+            rover_chain_text(waypoints, rng.choice([1, 2])))
 
 
 #: Generators of slow (ground truth, prediction) pairs, by goal class.

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...limits import check_deadline
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
 
@@ -136,6 +137,7 @@ def _target(goal, where: dict[str, str], blocked: set[str]) -> dict[str, str] | 
 def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | None:
     """A plan, ``None`` if none exists; malformed states go to the bounded generic search."""
     state = _read_state(problem)
+    check_deadline("the blocksworld planner")  # each step is linear: thousands of blocks take ms
     if state is None:
         prefix, repaired = _repair(domain, problem)
         state = _read_state(repaired)
@@ -146,6 +148,7 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
 
         return generic_solve(domain.definition, problem, timeout_s)
     target = _target(problem.goal, *state)
+    check_deadline("the blocksworld planner")
     if target is None:
         return None
     return _plan(state[0], target)
@@ -173,6 +176,7 @@ def _repair(domain: Domain, problem: Problem) -> tuple[Plan, Problem]:
         prefix.append(step)
 
     while True:
+        check_deadline("the blocksworld planner")  # each move rescans the state
         held = sorted(a[1] for a in state if a[0] == "holding")
         tops = sorted(a[1:] for a in state if a[0] == "on" and ("clear", a[1]) in state)
         if held:
