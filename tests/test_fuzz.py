@@ -64,6 +64,17 @@ def test_hostile_outputs_against_the_brute_force(capsys):
     assert set(report.statuses) <= {"decided", "unsupported", "timeout"}
 
 
+def test_slow_goal_classes_within_their_limit(capsys):
+    # or/quantified/negated goals, tall towers, long rover maps (issue 21): each call within
+    # its 1 s limit plus 1 s, every small enough verdict checked by brute force.
+    report = fuzz_grading(TRUTHS, 30, random.Random(4), slow_share=1.0, slow_timeout_s=1.0)
+    _show(capsys, f"slow goal classes: {report.summary()}")
+    assert not report.crashes and not report.internal, report.crashes + report.internal
+    assert not report.overruns, report.overruns
+    assert not report.wrong, report.wrong
+    assert report.refereed >= 3 and report.statuses["timeout"] >= 3, report.summary()
+
+
 def test_hostile_batch_lines_each_get_one_row(tmp_path, capsys):
     rng = random.Random(2)
     lines = list(hostile_lines(SAMPLE, 1500, rng))
