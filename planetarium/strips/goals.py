@@ -75,5 +75,7 @@ def goal_holds(problem: Problem, state: frozenset, is_subtype=None) -> bool:
     if problem.negative_goal & state:
         return False
     if problem.goal_formula is not None:
+        # a formula may hold thousands of disjuncts: every state tested costs that much
+        check_deadline("evaluating the goal formula")
         return formula_holds(problem.goal_formula, state, problem, is_subtype)
     return True
