@@ -11,6 +11,7 @@ import json
 import os
 import stat
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterable
 from enum import IntEnum
@@ -344,7 +345,7 @@ def _register_domain_file(path: str) -> None:
 def _load_problem(problem_path: str, domain_arg: str | None, relax_typing: bool = False):
     """Read a problem file; the domain is a registered name, a domain file, or its (:domain)."""
     from .domains import Domain, get_domain
-    from .errors import PlanetariumError
+    from .errors import PlanetariumError, ResourceLimitError
     from .grading import load_ground_truth
     from .pddl import read_problem
 
@@ -360,6 +361,8 @@ def _load_problem(problem_path: str, domain_arg: str | None, relax_typing: bool 
         else:
             return load_ground_truth(text, relax_typing=relax_typing)
         return domain, read_problem(text, domain.definition, relax_typing=relax_typing)
+    except ResourceLimitError:
+        raise  # reading ran out of time: the caller reports a timeout, not bad input
     except PlanetariumError as err:
         raise click.ClickException(f"{problem_path}: {err}") from err
 
@@ -377,11 +380,19 @@ def plan(args, timeout) -> None:
     if len(args) > 2:
         raise click.UsageError("expected [DOMAIN] PROBLEM.pddl")
     domain_arg, problem_path = (None, args[0]) if len(args) == 1 else args
+    from .errors import ResourceLimitError
+    from .limits import time_limit
     from .planning import SolveStatus, check_solvable
     from .strips.plan_io import format_plan
 
-    domain, problem = _load_problem(problem_path, domain_arg)
-    result = check_solvable(domain, problem, timeout_s=timeout)
+    deadline = time.monotonic() + timeout  # reading the problem counts against the limit too
+    try:
+        with time_limit(timeout):
+            domain, problem = _load_problem(problem_path, domain_arg)
+    except ResourceLimitError as err:
+        click.echo(f"; {SolveStatus.TIMEOUT}: {err}", err=True)
+        sys.exit(ExitCode.UNDECIDED)
+    result = check_solvable(domain, problem, timeout_s=max(0.0, deadline - time.monotonic()))
     if result.status is SolveStatus.SOLVABLE:
         click.echo(format_plan(result.plan).rstrip("\n"))
         click.echo(f"; {len(result.plan)} step(s), validated", err=True)

@@ -13,7 +13,7 @@ from enum import Enum
 
 from .domains.base import Domain
 from .errors import ResourceLimitError
-from .limits import time_limit
+from .limits import collector_paused, time_limit
 from .pddl.problem import Problem
 from .strips.exact import solve_exhaustively
 from .strips.plan_io import GroundStep
@@ -59,7 +59,7 @@ def check_solvable(domain: Domain, problem: Problem, timeout_s: float | None = 1
     # Every step below runs under one deadline that domain planners, the exhaustive search and
     # the validator all look at (planetarium.limits), whoever called us.
     try:
-        with time_limit(timeout_s):
+        with time_limit(timeout_s), collector_paused():
             plan = domain.solve(replace(problem, negative_goal=frozenset(), goal_formula=None),
                                 timeout_s) if problem.goal_formula is None else None
             if not problem.has_plain_goal and (plan is None or not validate_plan(

@@ -54,14 +54,28 @@ def test_each_mutator(mutator):
             assert result.equivalent is None and result.solvable is None
 
 
-def test_hostile_outputs_against_the_brute_force(capsys):
-    report = fuzz_grading(TRUTHS, 10_000, random.Random(1), timeout_s=5.0, grace_s=1.0)
-    _show(capsys, f"model outputs: {report.summary()}")
+def _assert_clean(report) -> None:
+    """No escaped exception, internal error, overrun of the limit or refuted verdict."""
     assert not report.crashes and not report.internal, report.crashes + report.internal
     assert not report.overruns, report.overruns
     assert not report.wrong, report.wrong
+
+
+def test_hostile_outputs_against_the_brute_force(capsys):
+    report = fuzz_grading(TRUTHS, 10_000, random.Random(1), timeout_s=5.0, grace_s=1.0)
+    _show(capsys, f"model outputs: {report.summary()}")
+    _assert_clean(report)
     assert report.refereed >= 500  # the referee really checked verdicts
     assert set(report.statuses) <= {"decided", "unsupported", "timeout"}
+
+
+def test_slow_goal_classes_within_their_limit(capsys):
+    # or/quantified/negated goals, tall towers, long rover maps (issue 21): each call within
+    # its 1 s limit plus 1 s, every small enough verdict checked by brute force.
+    report = fuzz_grading(TRUTHS, 30, random.Random(4), slow_share=1.0, slow_timeout_s=1.0)
+    _show(capsys, f"slow goal classes: {report.summary()}")
+    _assert_clean(report)
+    assert report.refereed >= 3 and report.statuses["timeout"] >= 3, report.summary()
 
 
 def test_hostile_batch_lines_each_get_one_row(tmp_path, capsys):

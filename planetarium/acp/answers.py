@@ -73,15 +73,24 @@ def _parser():
     return lark.Lark(_GRAMMAR, parser="lalr", lexer="contextual")
 
 
+#: Longest answer region parsed.  The grammar reads ~3 µs per character, so an unmarked
+#: answer of megabytes would take seconds past any time limit; real answers are a few hundred.
+MAX_ANSWER_CHARS = 100_000
+
+
 def answer_region(text: str) -> str:
-    """The text after the last final-answer marker (when something follows it), or all of it."""
+    """The text after the last final-answer marker (when something follows it), or all of it;
+    :class:`AnswerParseError` when that is longer than :data:`MAX_ANSWER_CHARS`."""
     last = None
     for match in _MARKER.finditer(text):
         last = match
-    if last is None:
-        return text
-    rest = text[last.end():]
-    return rest if rest.strip() else text
+    rest = "" if last is None else text[last.end():]
+    region = rest if rest.strip() else text
+    if len(region) > MAX_ANSWER_CHARS:
+        raise AnswerParseError(f"the answer has {len(region)} characters, over the "
+                               f"{MAX_ANSWER_CHARS} limit (mark the final answer with "
+                               "'answer:')")
+    return region
 
 
 def _convert(tree) -> tuple:

@@ -11,8 +11,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import PlanetariumError
+from ..errors import PlanetariumError, ResourceLimitError
 from ..jsonl import JsonLineError, decode, numbered_lines
+from ..limits import collector_paused, time_limit
 from .data import AcpDataError, AcpItem
 from .gen import Verdict, score_gen
 from .model import Budget
@@ -71,16 +72,23 @@ def grade_item(item: AcpItem, response: object, semantics: str = "paper",
     from .model import AcpTask
 
     start = time.perf_counter()
-    if item.kind == "gen":
-        task = None
-        if budget is not None:
-            try:
-                task = AcpTask.from_item(item, budget)
-            except PlanetariumError:  # score_gen reports an unreadable question itself
+    seconds = (budget or Budget()).seconds
+    try:
+        with time_limit(seconds), collector_paused():  # searches below look at the limit
+            if item.kind == "gen":
                 task = None
-        verdict = score_gen(item, response, task, semantics)
-    else:
-        verdict = score_choice(item, response)
+                if budget is not None:
+                    try:
+                        task = AcpTask.from_item(item, budget)
+                    except ResourceLimitError:
+                        raise
+                    except PlanetariumError:  # score_gen reports an unreadable question itself
+                        task = None
+                verdict = score_gen(item, response, task, semantics)
+            else:
+                verdict = score_choice(item, response)
+    except ResourceLimitError as err:
+        verdict = Verdict(None, "undecided", f"no verdict within {seconds:g} s: {err}")
     return _row(item, verdict, time.perf_counter() - start)
 
 

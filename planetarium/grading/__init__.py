@@ -37,7 +37,7 @@ from ..errors import (
     ResourceLimitError,
     UnsupportedFeatureError,
 )
-from ..limits import time_limit
+from ..limits import collector_paused, time_limit
 from ..pddl.problem import Problem, read_problem
 from ..planning import SolveStatus, check_solvable
 from .options import GradeOptions, GradeOptionsError, check_option_names
@@ -127,7 +127,7 @@ def grade_correct(gt: str | PreparedTruth, pred: str, *, options: GradeOptions |
 def _guarded(gt: str | PreparedTruth, pred: str, options: GradeOptions,
              equivalence_first: bool) -> GradeResult:
     try:
-        with time_limit(options.timeout_s):
+        with time_limit(options.timeout_s), collector_paused():
             return grade_strict(gt, pred, options, equivalence_first=equivalence_first)
     except Exception as err:  # noqa: BLE001 - last line of defence for batch grading
         return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,

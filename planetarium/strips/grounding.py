@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import ResourceLimitError
+from ..limits import check_deadline
 from ..pddl.domain import Action, Atom, DomainDef
 from ..pddl.problem import Problem
 
@@ -69,13 +70,22 @@ def candidates_for(domain: DomainDef, problem: Problem, type_name: str) -> list[
             if fits_type(domain, t, type_name)]
 
 
+#: Candidate argument tuples (grounding) and action tests (enumeration) between two looks at
+#: the grading deadline: a few milliseconds of work each.
+_CLOCK_CANDIDATES = 1 << 10
+_CLOCK_WORK = 1 << 14
+
+
 def ground_actions(domain: DomainDef, problem: Problem) -> Iterator[GroundAction]:
-    """Every action instance whose static preconditions hold in the initial state."""
+    """Every action instance whose static preconditions hold in the initial state (the
+    candidates grow as objects to the power of the parameters, so the deadline is checked)."""
     static_init = {a for a in problem.init if a[0] in domain.static_predicates}
     for action in domain.actions.values():
         pools = [candidates_for(domain, problem, t) for _, t in action.parameters]
         static_pre = [a for a in action.precondition if a[0] in domain.static_predicates]
-        for args in itertools.product(*pools):
+        for count, args in enumerate(itertools.product(*pools)):
+            if not count % _CLOCK_CANDIDATES:
+                check_deadline("grounding the actions")
             binding = {var: arg for (var, _), arg in zip(action.parameters, args, strict=True)}
             if all((a[0],) + tuple(binding.get(x, x) for x in a[1:]) in static_init
                    for a in static_pre):
@@ -96,16 +106,17 @@ def reachable_states(actions: list[GroundAction], init: State, max_states: int,
     each state found records the state and ground action it was reached by (plan extraction);
     states come in breadth-first order, so the first one satisfying a goal is a closest one.
     """
-    from ..limits import check_deadline
-
     seen = {init}
     frontier = [init]
     yield init
+    work = 0  # action tests since the last look at the deadline
     while frontier:
         next_frontier = []
-        for expanded, state in enumerate(frontier):
-            if not expanded & 0xFF:
+        for state in frontier:
+            work += len(actions) + 1
+            if work >= _CLOCK_WORK:
                 check_deadline("state enumeration")
+                work = 0
             for action in actions:
                 if action.pre <= state:
                     succ = (state - action.delete) | action.add

@@ -3,7 +3,9 @@
 Each output generator turns a valid problem text into something a language model might
 plausibly (or implausibly) emit: truncations, character and token mutations, prose and fences,
 wrong domains, typed objects, deep nesting, thousands of objects, megabytes of junk, problems in
-comments, runs of unclosed ``(define (problem``.  :func:`hostile_lines` makes JSONL batch lines
+comments, runs of unclosed ``(define (problem``.  :func:`slow_pairs` makes well-formed pairs
+whose grading grows fast with their size (``or``/quantified/negated goals, tall towers, long rover
+maps) to check time limits.  :func:`hostile_lines` makes JSONL batch lines
 (deep nesting, wrong types, broken JSON) and :func:`hostile_values` values for configuration
 fields and limits (wrong types, NaN, infinities, huge numbers).
 """
@@ -16,6 +18,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 _JUNK = "()(;:-?`\n\t abcdefghijklmnopqrstuvwxyz0123456789ÄßЖ漢🙂\x00\x7f"
 
@@ -166,6 +169,145 @@ def hostile_outputs(seeds: list[str], n: int, rng: random.Random) -> Iterator[tu
         yield name, text
 
 
+# ------------------------------------------------------------------- slow (gt, pred) pairs
+# Well-formed problems whose grading grows fast with their size: each builder draws a size from
+# referee-small to far past any time limit, and a goal variant, so some pairs are equivalent and
+# some are not.  Used to check that every call honours its limit (issue 21).
+
+def _problem(domain: str, objects: list[str], init: list[str], goal: str) -> str:
+    declared = " ".join(objects)
+    return (f"(define (problem p) (:domain {domain}) (:objects {declared})\n"
+            f"  (:init {' '.join(init)})\n  (:goal {goal}))")
+
+
+def gripper_text(balls: int, goal: str) -> str:
+    """``balls`` balls in room1 of two rooms, the robot there with two free grippers."""
+    names = [f"ball{i}" for i in range(1, balls + 1)]
+    init = ["(room room1)", "(room room2)", "(gripper left)", "(gripper right)", "(free left)",
+            "(free right)", "(at-robby room1)"]
+    init += [f"(ball {b}) (at {b} room1)" for b in names]
+    return _problem("gripper", ["room1", "room2", "left", "right", *names], init, goal)
+
+
+def _or_goal(balls: int, rng: random.Random) -> str:
+    """Disjunctive Gripper goals: each ball in either room, or a ball or the robot moved."""
+    ball, room = rng.randint(1, balls), rng.choice(["room1", "room2"])
+    either = " ".join(f"(or (at ball{i} room1) (at ball{i} room2))" for i in range(1, balls + 1))
+    return rng.choice([f"(or (at ball{ball} room2) (at-robby {room}))",
+                       f"(and {either} (at-robby {room}))",
+                       f"(or (carry ball{ball} left) (at ball{ball} {room}))"])
+
+
+def _or_goals(rng: random.Random) -> tuple[str, str]:
+    balls = rng.choice([2, 3, 4, 6, 8])
+    return gripper_text(balls, _or_goal(balls, rng)), gripper_text(balls, _or_goal(balls, rng))
+
+
+def blocks_text(names: list[str], goal: str, tower: bool = False) -> str:
+    """Blocks on the table (or, with ``tower``, one tower in ``names`` order, bottom first)."""
+    if tower:
+        init = [f"(on-table {names[0]})", f"(clear {names[-1]})", "(arm-empty)"]
+        init += [f"(on {upper} {lower})" for lower, upper in pairwise(names)]
+    else:
+        init = ["(arm-empty)"] + [f"(on-table {b}) (clear {b})" for b in names]
+    return _problem("blocksworld", names, init, goal)
+
+
+def quantified_goal(depth: int, rng: random.Random) -> str:
+    """``depth`` nested ``forall``/``exists`` over a chain of ``on`` atoms."""
+    variables = [f"?v{i}" for i in range(depth)]
+    chain = " ".join(f"(on {x} {y})" for x, y in pairwise(variables)) or "(clear ?v0)"
+    body = rng.choice([f"(not (and {chain}))", f"(and {chain})", f"(or {chain} (holding ?v0))"])
+    for variable in reversed(variables):
+        body = f"({rng.choice(['forall', 'exists'])} ({variable}) {body})"
+    return body
+
+
+def _quantified_goals(rng: random.Random) -> tuple[str, str]:
+    names = [f"b{i}" for i in range(1, rng.choice([3, 4, 6, 12]) + 1)]
+    depth = rng.randint(1, 4)
+    return (blocks_text(names, quantified_goal(depth, rng)),
+            blocks_text(names, quantified_goal(depth, rng)))
+
+
+def _negated_goals(rng: random.Random) -> tuple[str, str]:
+    """A positive goal with negative literals, some redundant, some cutting goal states."""
+    names = [f"b{i}" for i in range(1, rng.choice([3, 4, 50, 400, 1000]) + 1)]
+    positive = f"(on {names[0]} {names[1]})"
+
+    def goal() -> str:
+        picks = rng.sample(names, min(len(names), rng.randint(1, 3)))
+        negative = " ".join(f"(not ({rng.choice(['on-table', 'clear', 'holding'])} {b}))"
+                            for b in picks)
+        return f"(and {positive} {negative})"
+    return blocks_text(names, f"(and {positive})"), blocks_text(names, goal())
+
+
+def tower_goal(names: list[str]) -> str:
+    """One tower of ``names``, bottom first."""
+    return "(and " + " ".join(f"(on {u} {v})" for v, u in pairwise(names)) + ")"
+
+
+def _tall_towers(rng: random.Random) -> tuple[str, str]:
+    """One goal tower of every block; the prediction as written, renamed, or upside down."""
+    names = [f"b{i}" for i in range(1, rng.choice([4, 100, 2000, 20_000]) + 1)]
+    tower = rng.random() < 0.5  # the initial state: one tower, or every block on the table
+    truth = blocks_text(names, tower_goal(names), tower)
+    variant = rng.choice(["same", "renamed", "reversed"])
+    if variant == "same":
+        return truth, truth
+    if variant == "reversed":
+        return truth, blocks_text(names, tower_goal(names[::-1]), tower)
+    shuffled = names[:]
+    rng.shuffle(shuffled)
+    renamed = {b: f"c{other[1:]}" for b, other in zip(names, shuffled, strict=True)}
+    order = [renamed[b] for b in names]
+    return truth, blocks_text(order, tower_goal(order), tower)
+
+
+def rover_chain_text(waypoints: int, goal_every: int) -> str:
+    """A two-way chain of waypoints with a soil sample on each and the lander and rover at the
+    first; objective ``i`` seen from the ``i``-th waypoint from the far end.  The goal asks for
+    every ``goal_every``-th soil sample and image."""
+    names = [f"w{i}" for i in range(1, waypoints + 1)]
+    objectives = [f"o{i}" for i in range(1, waypoints // 3 + 1)]
+    init = ["(available)", "(channel_free)", "(at_rover w1)", "(at_lander w1)",
+            "(visible w1 w1)", "(supports camera1 colour)"]
+    for a, b in pairwise(names):
+        init.append(f"(can_traverse {a} {b}) (can_traverse {b} {a}) (visible {a} {b}) "
+                    f"(visible {b} {a})")
+    init += [f"(at_soil_sample {w})" for w in names]
+    init += [f"(visible_from {o} {w})" for o, w in zip(objectives, names[::-1], strict=False)]
+    goal = [f"(communicated_soil_data {w})" for w in names[::goal_every]]
+    goal += [f"(communicated_image_data {o} colour)" for o in objectives[::goal_every]]
+    declared = [*names, "- waypoint", *objectives, "- objective camera1 - camera colour - mode"]
+    return _problem("rover-single", declared, init, f"(and {' '.join(goal)})")
+
+
+def _rover_maps(rng: random.Random) -> tuple[str, str]:
+    waypoints = rng.choice([3, 10, 300, 3000])
+    return (rover_chain_text(waypoints, rng.choice([1, 2])),
+            rover_chain_text(waypoints, rng.choice([1, 2])))
+
+
+#: Generators of slow (ground truth, prediction) pairs, by goal class.
+SLOW_PAIRS: dict[str, Callable[[random.Random], tuple[str, str]]] = {
+    "or-goals": _or_goals,
+    "quantified-goals": _quantified_goals,
+    "negated-goals": _negated_goals,
+    "tall-towers": _tall_towers,
+    "rover-maps": _rover_maps,
+}
+
+
+def slow_pairs(n: int, rng: random.Random) -> Iterator[tuple[str, str, str]]:
+    """Yield ``n`` (class name, ground truth, prediction) triples from :data:`SLOW_PAIRS`."""
+    names = sorted(SLOW_PAIRS)
+    for _ in range(n):
+        name = rng.choice(names)
+        yield (name, *SLOW_PAIRS[name](rng))
+
+
 def hostile_lines(items: list[dict], n: int, rng: random.Random) -> Iterator[tuple[str, str]]:
     """Yield ``n`` (kind, JSONL line) pairs: valid items mixed with broken and misshapen ones."""
     def nested(depth: int) -> str:
@@ -239,14 +381,34 @@ def small_truths(rng: random.Random, count: int = 12) -> list[str]:
 
 def fuzz_grading(truths: list[str], n: int, rng: random.Random, *, timeout_s: float = 5.0,
                  grace_s: float = 1.0, referee_objects: int = 8,
-                 referee_states: int = 20_000) -> FuzzReport:
+                 referee_states: int = 20_000, slow_share: float = 0.0,
+                 slow_timeout_s: float = 1.0) -> FuzzReport:
     """Grade ``n`` hostile outputs against random ``truths``.
 
-    Every verdict on a pair small enough for explicit enumeration (at most ``referee_objects``
-    objects and ``referee_states`` reachable states on each side) is checked against
-    Definition 2 decided by brute force
+    A ``slow_share`` of the items are instead :func:`slow_pairs`, graded under
+    ``slow_timeout_s`` (most of them would use any limit up, so a short one keeps the run
+    short).  Every verdict on a pair small enough for explicit enumeration (at most
+    ``referee_objects`` objects and ``referee_states`` reachable states on each side) is checked
+    against Definition 2 decided by brute force
     (:func:`~planetarium.testing.bruteforce.equivalent_by_definition`).
     """
+    report = FuzzReport()
+    outputs = hostile_outputs(truths, n, rng)
+    slow = slow_pairs(n, rng)
+    for _ in range(n):
+        if slow_share and rng.random() < slow_share:
+            name, gt, text = next(slow)
+            limit = slow_timeout_s
+        else:
+            name, text = next(outputs)
+            gt, limit = rng.choice(truths), timeout_s
+        _grade_one(report, name, gt, text, limit, grace_s, referee_objects, referee_states)
+    return report
+
+
+def _grade_one(report: FuzzReport, name: str, gt: str, text: str, timeout_s: float,
+               grace_s: float, referee_objects: int, referee_states: int) -> None:
+    """Grade one pair into ``report``; referee its verdict when the pair is small enough."""
     import time
 
     from ..errors import PlanetariumError, ResourceLimitError, UnsupportedFeatureError
@@ -254,35 +416,31 @@ def fuzz_grading(truths: list[str], n: int, rng: random.Random, *, timeout_s: fl
     from ..pddl.problem import read_problem
     from .bruteforce import equivalent_by_definition
 
-    report = FuzzReport()
-    for name, text in hostile_outputs(truths, n, rng):
-        gt = rng.choice(truths)
-        report.items += 1
-        start = time.monotonic()
-        try:
-            result = grade(gt, text, timeout_s=timeout_s)
-        except Exception as err:  # noqa: BLE001 - counting escapes is the point
-            report.crashes.append(f"{name}: {type(err).__name__}: {err}")
-            continue
-        elapsed = time.monotonic() - start
-        report.slowest = max(report.slowest, (elapsed, name))
-        report.statuses[result.status.value] += 1
-        if elapsed > timeout_s + grace_s:
-            report.overruns.append(f"{name}: {elapsed:.2f} s")
-        if result.status is Status.INTERNAL_ERROR:
-            report.internal.append(f"{name}: {result.reason}")
-        if result.equivalent is None or result.solvable is not True:
-            continue
-        domain, truth = load_ground_truth(gt)
-        try:
-            pred = read_problem(text, domain.definition)
-            if max(len(truth.objects), len(pred.objects)) > referee_objects:
-                continue
-            expected = equivalent_by_definition(domain.definition, truth, pred,
-                                                is_placeholder=False, max_states=referee_states)
-        except (ResourceLimitError, UnsupportedFeatureError, PlanetariumError, RecursionError):
-            continue  # too large (or outside the fragment) for the referee
-        report.refereed += 1
-        if expected != result.equivalent:
-            report.wrong.append(f"{name}: grader {result.equivalent}, brute force {expected}")
-    return report
+    report.items += 1
+    start = time.monotonic()
+    try:
+        result = grade(gt, text, timeout_s=timeout_s)
+    except Exception as err:  # noqa: BLE001 - counting escapes is the point
+        report.crashes.append(f"{name}: {type(err).__name__}: {err}")
+        return
+    elapsed = time.monotonic() - start
+    report.slowest = max(report.slowest, (elapsed, name))
+    report.statuses[result.status.value] += 1
+    if elapsed > timeout_s + grace_s:
+        report.overruns.append(f"{name}: {elapsed:.2f} s")
+    if result.status is Status.INTERNAL_ERROR:
+        report.internal.append(f"{name}: {result.reason}")
+    if result.equivalent is None or result.solvable is not True:
+        return
+    domain, truth = load_ground_truth(gt)
+    try:
+        pred = read_problem(text, domain.definition)
+        if max(len(truth.objects), len(pred.objects)) > referee_objects:
+            return
+        expected = equivalent_by_definition(domain.definition, truth, pred,
+                                            is_placeholder=False, max_states=referee_states)
+    except (ResourceLimitError, UnsupportedFeatureError, PlanetariumError, RecursionError):
+        return  # too large (or outside the fragment) for the referee
+    report.refereed += 1
+    if expected != result.equivalent:
+        report.wrong.append(f"{name}: grader {result.equivalent}, brute force {expected}")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...limits import check_deadline
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
 
@@ -80,14 +81,23 @@ def _read_state(problem: Problem) -> tuple[dict[str, str], set[str]] | None:
 
 
 def _has_cycle(below: dict[str, str]) -> bool:
+    """Whether following ``below`` from some block comes back to a block already on the walk.
+
+    Each block is walked from once: a walk stops at a block an earlier walk finished (its chain
+    is known to end), so the cost is linear however tall the towers are.
+    """
+    finished: set[str] = set()
     for start in below:
-        seen = {start}
+        walk = []
+        on_walk: set[str] = set()
         x = start
-        while x in below:
-            x = below[x]
-            if x in seen:
+        while x in below and x not in finished:
+            if x in on_walk:
                 return True
-            seen.add(x)
+            on_walk.add(x)
+            walk.append(x)
+            x = below[x]
+        finished.update(walk)
     return False
 
 
@@ -127,6 +137,7 @@ def _target(goal, where: dict[str, str], blocked: set[str]) -> dict[str, str] | 
 def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | None:
     """A plan, ``None`` if none exists; malformed states go to the bounded generic search."""
     state = _read_state(problem)
+    check_deadline("the blocksworld planner")  # each step is linear: thousands of blocks take ms
     if state is None:
         prefix, repaired = _repair(domain, problem)
         state = _read_state(repaired)
@@ -137,6 +148,7 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
 
         return generic_solve(domain.definition, problem, timeout_s)
     target = _target(problem.goal, *state)
+    check_deadline("the blocksworld planner")
     if target is None:
         return None
     return _plan(state[0], target)
@@ -164,6 +176,7 @@ def _repair(domain: Domain, problem: Problem) -> tuple[Plan, Problem]:
         prefix.append(step)
 
     while True:
+        check_deadline("the blocksworld planner")  # each move rescans the state
         held = sorted(a[1] for a in state if a[0] == "holding")
         tops = sorted(a[1:] for a in state if a[0] == "on" and ("clear", a[1]) in state)
         if held:
@@ -186,9 +199,19 @@ def _plan(where: dict[str, str], target: dict[str, str]) -> Plan:
     placed: dict[str, bool] = {}
 
     def well_placed(block: str) -> bool:
-        if block not in placed:
+        """Whether ``block`` and everything under it already stand as the goal wants (memoised,
+        and iterative: a tower of 20,000 blocks is deeper than Python's recursion limit)."""
+        chain = []
+        while block not in placed:
             here, want = where[block], build[block]
-            placed[block] = here == want and (want in _BASES or well_placed(want))
+            if here != want or want in _BASES:
+                placed[block] = here == want
+                break
+            chain.append(block)
+            block = want
+        for below in reversed(chain):
+            placed[below] = placed[block]
+            block = below
         return placed[block]
 
     on_top = {under: b for b, under in where.items() if under not in _BASES}
@@ -199,7 +222,7 @@ def _plan(where: dict[str, str], target: dict[str, str]) -> Plan:
             plan += [("unstack", block, under), ("putdown", block)]
             where[block] = TABLE
             block = under
-    for block in sorted(build, key=lambda b: _height(b, build)):
+    for block in sorted(build, key=_heights(build).__getitem__):
         if build[block] not in _BASES and not well_placed(block):
             plan += [("pickup", block), ("stack", block, build[block])]
             where[block] = build[block]
@@ -208,9 +231,17 @@ def _plan(where: dict[str, str], target: dict[str, str]) -> Plan:
     return plan
 
 
-def _height(block: str, below: dict[str, str]) -> int:
-    height = 0
-    while below[block] not in _BASES:
-        block = below[block]
-        height += 1
-    return height
+def _heights(below: dict[str, str]) -> dict[str, int]:
+    """Each block's number of blocks under it in ``below`` (acyclic), in linear time."""
+    heights: dict[str, int] = {}
+    for start in below:
+        chain = []
+        block = start
+        while block not in heights and below[block] not in _BASES:
+            chain.append(block)
+            block = below[block]
+        height = heights.setdefault(block, 0)
+        for upper in reversed(chain):
+            height += 1
+            heights[upper] = height
+    return heights

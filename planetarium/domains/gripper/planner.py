@@ -24,6 +24,7 @@ complete search, which answers or raises ResourceLimitError.
 
 from __future__ import annotations
 
+from ...limits import check_deadline
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
 
@@ -65,6 +66,7 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
             place[atom[1]].append(("carry", atom[2]))
             load[atom[2]].append(atom[1])
     free = {g for g in grippers if ("free", g) in init}
+    check_deadline("the gripper planner")  # each step is linear: thousands of balls take ms
     if any(len(p) > 1 for p in place.values()) or any(
             len(load[g]) > 1 or (load[g] and g in free) for g in grippers):
         from ...strips.generic import generic_solve
@@ -94,6 +96,7 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
     if any(a[0] == "free" and changing(a) and (a[1] not in usable or a[1] in carried_by)
            for a in goal):
         return None
+    check_deadline("the gripper planner")
     return _plan(robot, usable, {b: p[0] for b, p in place.items() if p}, target,
                  frozenset(wanted_rooms), {a[1] for a in goal if a[0] == "free" and changing(a)})
 

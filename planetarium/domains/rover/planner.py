@@ -25,6 +25,7 @@ from collections import deque
 from itertools import pairwise
 
 from ...errors import ResourceLimitError
+from ...limits import check_deadline
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
 
@@ -36,6 +37,10 @@ _KINDS = {
     "rock": ("have_rock_analysis", "communicated_rock_data", "communicate_rock_data"),
     "image": ("have_image", "communicated_image_data", "communicate_image_data"),
 }
+
+
+#: Waypoints a route search reaches between two looks at the grading deadline.
+_CLOCK_NODES = 1024
 
 
 class _Map:
@@ -54,16 +59,19 @@ class _Map:
         self.relay = {a[1]: a[2] for a in sorted(init, reverse=True)
                       if talking and a[0] == "visible" and a[2] in landers}
         self.cameras: dict[str, str] = {}
+        self.views: dict[str, set[str]] = {}  # objective -> waypoints it is visible from
         for atom in sorted(init, reverse=True):
             if atom[0] == "supports":
                 self.cameras[atom[2]] = atom[1]
+            elif atom[0] == "visible_from":
+                self.views.setdefault(atom[1], set()).add(atom[2])
 
     def sites(self, kind: str, datum: tuple[str, ...]) -> set[str]:
         """Waypoints where ``datum`` (a waypoint, or objective and mode) can be obtained."""
         if kind == "image":
             if datum[1] not in self.cameras:
                 return set()
-            return {a[2] for a in self.init if a[0] == "visible_from" and a[1] == datum[0]}
+            return self.views.get(datum[0], set())
         return {datum[0]} if (f"at_{kind}_sample", datum[0]) in self.init else set()
 
     def components(self, start: str) -> tuple[dict[str, int], dict[int, set[int]]]:
@@ -72,6 +80,7 @@ class _Map:
         low: dict[str, int] = {}
         comp: dict[str, int] = {}
         stack: list[str] = []
+        labels = 0  # components found so far
         work = [(start, iter(self.edges.get(start, ())))]
         index[start] = low[start] = 0
         stack.append(start)
@@ -90,7 +99,8 @@ class _Map:
                 if work:
                     low[work[-1][0]] = min(low[work[-1][0]], low[node])
                 if low[node] == index[node]:
-                    label = len(set(comp.values()))
+                    label = labels
+                    labels += 1
                     while True:
                         member = stack.pop()
                         comp[member] = label
@@ -108,6 +118,8 @@ class _Map:
         parent: dict[str, str | None] = {src: None}
         queue = deque([src])
         while queue:
+            if not len(parent) % _CLOCK_NODES:
+                check_deadline("the rover planner")
             node = queue.popleft()
             if node in targets:
                 path = [node]
@@ -151,9 +163,13 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
     members: dict[int, set[str]] = {}
     for node, label in comp.items():
         members.setdefault(label, set()).add(node)
-    offers = {c: frozenset(i for i, (k, d) in enumerate(items) if world.sites(k, d) & ms)
-              for c, ms in members.items()}
-    relays = {c for c, ms in members.items() if ms & set(world.relay)}
+    gains: dict[int, set[int]] = {c: set() for c in members}  # items each component offers
+    for i, (k, d) in enumerate(items):
+        for site in world.sites(k, d):
+            if site in comp:
+                gains[comp[site]].add(i)
+    offers = {c: frozenset(found) for c, found in gains.items()}
+    relays = {comp[w] for w in world.relay if w in comp}
     told_needed = frozenset(i for i, it in enumerate(items) if needs[it])
     end_comp = comp.get(next(iter(ends)), -1) if ends else None
 
@@ -198,12 +214,15 @@ def _plan(world: _Map, items, needs, members, start: str, chain, have0: frozense
         plan.extend(("navigate", a, b) for a, b in pairwise(path))
         return path[-1]
 
+    relays = set(world.relay)
     for c, _, _ in chain:
         if here not in members[c]:
             here = go(members[c])
         for i, (kind, datum) in enumerate(items):
+            if i in have:
+                continue
             sites = world.sites(kind, datum) & members[c]
-            if i in have or not sites:
+            if not sites:
                 continue
             here = go(sites)
             if kind == "image":
@@ -211,7 +230,7 @@ def _plan(world: _Map, items, needs, members, start: str, chain, have0: frozense
             else:
                 plan.append((f"sample_{kind}", here))
             have.add(i)
-        relay = set(world.relay) & members[c]
+        relay = relays & members[c]
         pending = [i for i in sorted(have) if needs[items[i]] and i not in told]
         if relay and pending:
             here = go(relay)

@@ -135,7 +135,7 @@ def _end_waypoints(problem: Problem, start: str) -> set[str] | None:
         sample = "at_soil_sample" if have[0] == "have_soil_analysis" else "at_rock_sample"
         return {have[1]} if (sample, have[1]) in init else set()
 
-    items: list[Atom] = []  # have-atoms the run must acquire or send
+    items: dict[Atom, int] = {}  # have-atoms the run must acquire or send -> their bit
     n = len(goal)  # more bits than items: communicated bits start at n
     want = done = 0
     for atom in sorted(goal - init):
@@ -145,9 +145,7 @@ def _end_waypoints(problem: Problem, start: str) -> set[str] | None:
             have, comm_bit = (_COMM_TO_HAVE[atom[0]],) + atom[1:], True
         else:
             continue
-        if have not in items:
-            items.append(have)
-        i = items.index(have)
+        i = items.setdefault(have, len(items))
         if comm_bit:
             want |= 1 << (n + i)
         if have in init:
@@ -155,11 +153,12 @@ def _end_waypoints(problem: Problem, start: str) -> set[str] | None:
         else:
             want |= 1 << i
     components, component_of = _components(start, edges)
-    gains = []
-    for comp in components:
-        members = set(comp)
-        acquire = sum(1 << i for i, have in enumerate(items) if sites(have) & members)
-        gains.append((acquire, bool(members & talk_sites)))
+    acquires = [0] * len(components)  # per component, the items some member offers
+    for have, i in items.items():
+        for c in {component_of[w] for w in sites(have) if w in component_of}:
+            acquires[c] |= 1 << i
+    gains = [(acquire, any(w in talk_sites for w in comp))
+             for acquire, comp in zip(acquires, components, strict=True)]
 
     def visit(c: int, work: int) -> int:
         acquire, talk = gains[c]
