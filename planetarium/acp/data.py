@@ -155,3 +155,11 @@ def load_items(path: str | Path) -> list[AcpItem]:
             seen[key] = str(file)
             items.append(item)
     return items
+
+
+def select_items(items: list[AcpItem], tasks: tuple[str, ...] = (), kinds: tuple[str, ...] = (),
+                 limit: int | None = None) -> list[AcpItem]:
+    """The questions ``eval acp --task/--kind/--limit`` asks, in file order: the one selection
+    rule shared by asking (``eval acp``) and grading (``acp score``)."""
+    chosen = [i for i in items if (not tasks or i.task in tasks) and (not kinds or i.kind in kinds)]
+    return chosen[:limit] if limit is not None else chosen

@@ -5,7 +5,8 @@ Each scorer takes the question's grounded task, the parsed answer and the option
 inapplicable action and its false preconditions, the plan that reaches the "unreachable" atom),
 or ``None`` with status ``undecided`` when the exact search ran out of budget.
 
-Definitions (the paper's, the default) and where ``semantics="published"`` differs:
+Definitions (the paper's, the default) and where ``semantics="published"`` (the published
+evaluator's lookups) or ``just_rule`` differ:
 
 * ``app``: the answered set equals the set of ground actions applicable in the current state.
 * ``prog``: the answered lists equal ``t - s`` and ``s - t`` for ``t`` the successor state.
@@ -16,8 +17,10 @@ Definitions (the paper's, the default) and where ``semantics="published"`` diffe
 * ``areach``: the answered type-consistent ground action is applicable in no reachable state;
   ``None`` right iff every such action can become applicable.  *published*: lookup as for reach.
 * ``val``: the answer is the 0-based index of the first action whose preconditions fail.
-* ``just``: the answer is the plan with one action, or two consecutive actions, removed, and is
-  still a plan.  *published*: any proper in-order subsequence that is still a plan is accepted.
+* ``just``: the answer is a proper in-order subsequence of the quoted plan that is still a plan
+  (the ACPBench Hard paper's evaluation: the generator's "remove one action or two consecutive
+  ones" was relaxed to this), under both semantics.  ``just_rule="one-or-two-consecutive"``
+  accepts only the generator's removals: one action, or two consecutive ones.
 * ``land``: the answered atom holds neither now nor in the goal, and every plan makes it true
   (the goal is unreachable when it is forbidden); ``None`` right iff no such atom exists.
   *published*: the atom is looked up in the stored ``yes`` list.
@@ -47,6 +50,26 @@ from .model import AcpTask, Step
 from .questions import described_action, question_plan
 
 SEMANTICS = ("paper", "published")
+#: How ``just`` answers may shorten the plan (see the module docstring).
+JUST_RULES = ("subsequence", "one-or-two-consecutive")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The definitions one grading run uses: ``semantics`` and the ``just`` rule."""
+
+    semantics: str = "paper"
+    just: str = "subsequence"
+
+    def __post_init__(self) -> None:
+        if self.semantics not in SEMANTICS:
+            raise ValueError(f"semantics must be one of {SEMANTICS}, got '{self.semantics}'")
+        if self.just not in JUST_RULES:
+            raise ValueError(f"just_rule must be one of {JUST_RULES}, got '{self.just}'")
+
+    @property
+    def published(self) -> bool:
+        return self.semantics == "published"
 
 
 @dataclass(frozen=True)
@@ -90,7 +113,7 @@ def _missing_pre(task: AcpTask, step: Step, state=None) -> str:
 
 # --- app / prog / val / just -----------------------------------------------------------------
 
-def score_app(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+def score_app(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> Verdict:
     answered = set(step_list(parsed))
     if not answered and not any(e[0] == "list" for e in parsed.elements):
         return wrong("no actions in the answer")
@@ -107,7 +130,7 @@ def score_app(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> V
     return wrong("; ".join(parts))
 
 
-def score_prog(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+def score_prog(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> Verdict:
     step, why = described_action(task, item.question)
     if step is None:
         return undecided(f"cannot tell which action the question means: {why}")
@@ -132,7 +155,7 @@ def _first_failure(task: AcpTask, plan: list[Step]) -> tuple[int | None, str]:
     return result.step, result.message
 
 
-def score_val(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+def score_val(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> Verdict:
     answer = index(parsed)
     plan = question_plan(item.question)
     first, message = _first_failure(task, plan)
@@ -152,7 +175,7 @@ def _is_subsequence(short: list[Step], long: list[Step]) -> bool:
     return all(any(step == other for other in it) for step in short)
 
 
-def score_just(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+def score_just(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> Verdict:
     answer = step_list(parsed)
     plan = question_plan(item.question)
     if not answer:
@@ -163,7 +186,7 @@ def score_just(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> 
         why = (f"it adds {_shows(extra)}" if extra else
                "it reorders the actions" if removed > 0 else f"it removes {removed} action(s)")
         return wrong(f"not a proper in-order subsequence of the plan: {why}")
-    if semantics == "paper":
+    if rules.just == "one-or-two-consecutive":
         ok = any(plan[:i] + plan[i + w:] == answer
                  for w in (1, 2) if w == removed for i in range(len(plan) - w + 1))
         if not ok:
@@ -222,9 +245,9 @@ def _stored(item: AcpItem, key: str | None = None) -> set[Step]:
     return {as_step(v) for v in values}
 
 
-def score_reach(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+def score_reach(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> Verdict:
     atom = single(parsed)
-    if semantics == "published":
+    if rules.published:
         if atom is None:
             return (right if not item.answer else wrong)("None vs the stored examples")
         return (right if atom in _stored(item) else wrong)("lookup in the stored examples")
@@ -276,9 +299,9 @@ def action_reachable(task: AcpTask, step: Step) -> Verdict | bool | str:
     return reachable(task, task.action(step).pre)
 
 
-def score_areach(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+def score_areach(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> Verdict:
     step = single(parsed)
-    if semantics == "published":
+    if rules.published:
         if step is None:
             return (right if not item.answer else wrong)("None vs the stored examples")
         return (right if step in _stored(item) else wrong)("lookup in the stored examples")
@@ -330,9 +353,9 @@ def is_landmark(task: AcpTask, atom: Step) -> Verdict | tuple[bool, str]:
     return False, f"a plan of {len(plan)} step(s) never makes it true"
 
 
-def score_land(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+def score_land(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> Verdict:
     atom = single(parsed)
-    if semantics == "published":
+    if rules.published:
         if atom is None:
             return (right if not item.answer["yes"] else wrong)("None vs the stored landmarks")
         return (right if atom in _stored(item, "yes") else wrong)("lookup in the stored landmarks")
@@ -378,7 +401,7 @@ def optimal_cost(task: AcpTask) -> int | None:
     return task.cache["h*"]
 
 
-def score_nexta(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) -> Verdict:
+def score_nexta(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> Verdict:
     step = single(parsed)
     if step is None:
         return wrong("None is not an action")
@@ -401,19 +424,18 @@ def score_nexta(task: AcpTask, item: AcpItem, parsed: Parsed, semantics: str) ->
     return wrong(f"h* is {h_star} now and not {h_star - 1} after {show(step)}")
 
 
-SCORERS: dict[str, Callable[[AcpTask, AcpItem, Parsed, str], Verdict]] = {
+SCORERS: dict[str, Callable[[AcpTask, AcpItem, Parsed, Rules], Verdict]] = {
     "app": score_app, "prog": score_prog, "reach": score_reach, "areach": score_areach,
     "val": score_val, "just": score_just, "land": score_land, "nexta": score_nexta,
 }
 
 
 def score_gen(item: AcpItem, response: object, task: AcpTask | None = None,
-              semantics: str = "paper") -> Verdict:
-    """Grade one response to a generative question."""
+              semantics: str = "paper", just_rule: str = "subsequence") -> Verdict:
+    """Grade one response to a generative question (definitions: the module docstring)."""
     from .answers import parse_answer
 
-    if semantics not in SEMANTICS:
-        raise ValueError(f"semantics must be one of {SEMANTICS}, got '{semantics}'")
+    rules = Rules(semantics, just_rule)
     if response is None or (isinstance(response, str) and not response.strip()):
         return Verdict(0.0, "unparseable", "empty response")
     try:
@@ -428,7 +450,7 @@ def score_gen(item: AcpItem, response: object, task: AcpTask | None = None,
 
     task.cache["deadline"] = time.monotonic() + task.budget.seconds
     try:
-        return SCORERS[item.task](task, item, parsed, semantics)
+        return SCORERS[item.task](task, item, parsed, rules)
     except AnswerParseError as err:
         return Verdict(0.0, "unparseable", str(err))
     except ValueError as err:  # a question whose text does not hold what the task needs

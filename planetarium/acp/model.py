@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..pddl.domain import Atom, DomainDef, parse_domain
-from ..pddl.problem import Problem, read_problem
+from ..pddl.domain import Atom, DomainDef
+from ..pddl.problem import Problem
 from ..strips.grounding import GroundAction, fits_type, ground_action
 from ..strips.relaxed import h2_reachable_pairs
 from ..strips.search import GroundInstance, _bindings, relaxed_ground
@@ -40,8 +40,9 @@ class AcpTask:
 
     @classmethod
     def from_item(cls, item: AcpItem, budget: Budget | None = None) -> AcpTask:
-        domain = parse_domain(item.domain_pddl.lower())
-        problem = read_problem(item.problem_pddl.lower(), domain)
+        from .adl import read_task
+
+        domain, problem = read_task(item.domain_pddl, item.problem_pddl)
         return cls(domain, problem, budget or Budget())
 
     def remaining(self) -> float | None:

@@ -42,7 +42,9 @@ def run_acp(config: EvalConfig, data: str | Path, out: str | Path, *,
             prompts: str | Path | None = None, tasks: tuple[str, ...] = (),
             kinds: tuple[str, ...] = (), limit: int | None = None) -> dict[str, Any]:
     """Answer every selected question not yet in ``out``; return a short summary."""
-    from ..acp.data import load_items
+    from tqdm import tqdm
+
+    from ..acp.data import load_items, select_items
     from ..acp.prompts import run_backend
     from .availability import check_inputs
     from .backends import make_backend
@@ -50,10 +52,8 @@ def run_acp(config: EvalConfig, data: str | Path, out: str | Path, *,
 
     check_inputs(config)  # before any file is written or model built
     prompts = Path(prompts) if prompts is not None else find_prompts(data)
-    items = [i for i in load_items(data)
-             if (not tasks or i.task in tasks) and (not kinds or i.kind in kinds)]
     limit = limit if limit is not None else config.limit
-    items = items[:limit] if limit is not None else items
+    items = select_items(load_items(data), tasks, kinds, limit)
     out = Path(out)
     config_hash = config.config_hash()
     with CompletionLog(out) as log:
@@ -69,11 +69,14 @@ def run_acp(config: EvalConfig, data: str | Path, out: str | Path, *,
             return summary
         backend = make_backend(config, resolve_model(config, out.parent))
         size = config.batch_size
-        for start in range(0, len(todo), size):
-            batch = todo[start:start + size]
-            rows = [{**row, "model": config.model, "config_hash": config_hash}
-                    for row in run_backend(batch, backend, prompts, batch_size=len(batch))]
-            log.append(rows)
-            summary["errors"] += sum("error" in row for row in rows)
+        with tqdm(total=len(items), initial=len(items) - len(todo), desc="eval acp",
+                  unit="question") as bar:
+            for start in range(0, len(todo), size):
+                batch = todo[start:start + size]
+                rows = [{**row, "model": config.model, "config_hash": config_hash}
+                        for row in run_backend(batch, backend, prompts, batch_size=len(batch))]
+                log.append(rows)
+                summary["errors"] += sum("error" in row for row in rows)
+                bar.update(len(batch))
         backend.close()
     return summary
