@@ -35,8 +35,10 @@ def _budget_options(command):
         click.option("--max-states", type=click.IntRange(1), default=200_000, show_default=True,
                      help="Exact-search budget per question; beyond it a question is "
                           "'undecided'."),
-        click.option("--seconds", type=SECONDS, default=5.0, show_default=True,
-                     help="Wall-clock search budget per question; beyond it 'undecided'."),
+        click.option("--seconds", type=SECONDS, default=10.0, show_default=True,
+                     help="Search budget per question in CPU seconds (not wall-clock: a busy "
+                          "machine grades slower, with the same verdicts); beyond it "
+                          "'undecided'."),
         click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
                      help="Processes working in parallel."),
     ]):

@@ -31,22 +31,23 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import PlanetariumError, ResourceLimitError
 from ..strips.relaxed import (
+    LMCut,
     astar_length,
     h2_mutex,
     optimal_length,
     plan_exists,
     relaxed_closure,
 )
-from ..strips.search import bit_task
+from ..strips.search import GroundTask, bit_task
 from ..strips.validate import validate_plan
 from .answers import AnswerParseError, Parsed, index, single, step_list, two_lists
 from .data import AcpItem
 from .gold import as_step
-from .model import AcpTask, Step
+from .model import CLOCK, AcpTask, Step
 from .questions import described_action, question_plan
 
 SEMANTICS = ("paper", "published")
@@ -202,18 +203,35 @@ def score_just(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> Ve
 def _search(task: AcpTask, goal, forbidden=()):
     instances, _ = task.relaxed
     return plan_exists(bit_task(instances, task.state, goal, forbidden), task.budget.max_states,
-                       task.remaining())
+                       task.remaining(), CLOCK)
+
+
+def _goal_task(task: AcpTask) -> tuple[GroundTask, LMCut, dict]:
+    """The bit-set task towards the goal, its LM-cut (values kept across searches) and the bit
+    of each atom, built once per question: searches from the current state and from its
+    successors differ only in ``init``."""
+    if "goal-task" not in task.cache:
+        ground = bit_task(task.relaxed[0], task.state, task.problem.goal)
+        bits = {atom: 1 << i for i, atom in enumerate(ground.atoms)}
+        task.cache["goal-task"] = (ground, LMCut(ground), bits)
+    return task.cache["goal-task"]
 
 
 def _shortest(task: AcpTask, state, bound: int | None = None) -> int | None:
     """Optimal plan length from ``state``: breadth-first on a small budget, then A* + LM-cut."""
-    instances, _ = task.relaxed
-    ground = bit_task(instances, state, task.problem.goal)
+    ground, heuristic, bits = _goal_task(task)
+    ground = replace(ground, init=sum(bits[a] for a in state if a in bits))
     deadline = task.cache.get("deadline")
     try:
-        return optimal_length(ground, min(task.budget.max_states, 20_000), bound, deadline)
+        return optimal_length(ground, min(task.budget.max_states, 5_000), bound, deadline, CLOCK)
     except ResourceLimitError:
-        return astar_length(ground, task.budget.max_states, bound, deadline)
+        return astar_length(ground, task.budget.max_states, bound, deadline, CLOCK, heuristic)
+
+
+def _lower_bound(task: AcpTask) -> float:
+    """LM-cut of the current state: h* is at least this (cheap, one evaluation)."""
+    ground, heuristic, _ = _goal_task(task)
+    return heuristic(ground.init)
 
 
 def reachable(task: AcpTask, atoms) -> Verdict | bool | str:
@@ -401,7 +419,15 @@ def optimal_cost(task: AcpTask) -> int | None:
     return task.cache["h*"]
 
 
+def _stored_opt(item: AcpItem) -> int | None:
+    opt = item.answer.get("opt") if isinstance(item.answer, dict) else None
+    return int(opt) if str(opt).strip().isdigit() else None
+
+
 def score_nexta(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> Verdict:
+    """``h*(s[a]) = h*(s) - 1``.  The stored optimal cost is a certificate, checked before use:
+    when LM-cut proves ``h*(s) >= opt`` and a plan of ``opt - 1`` steps from ``s[a]`` exists,
+    both costs are proven without the optimal search from ``s``; otherwise h* is searched."""
     step = single(parsed)
     if step is None:
         return wrong("None is not an action")
@@ -410,18 +436,24 @@ def score_nexta(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> V
         return wrong(f"{show(step)} is not a ground action of the task: {action}")
     if not action.applicable(task.state):
         return wrong(f"not applicable: {show(step)} has {_missing_pre(task, step)}")
+    after = action.apply(task.state)
+    opt = _stored_opt(item)
     try:
+        if opt and _lower_bound(task) >= opt and _shortest(task, after, bound=opt - 1) is not None:
+            return right(f"h* drops from {opt} to {opt - 1} (LM-cut proves h* >= {opt}, a plan "
+                         f"of {opt - 1} steps follows {show(step)})")
         h_star = optimal_cost(task)
         if h_star is None:
             return undecided("the goal is unreachable from the current state")
         if h_star == 0:
             return wrong("the goal already holds; no action brings it closer")
-        closer = _shortest(task, action.apply(task.state), bound=h_star - 1)
+        closer = _shortest(task, after, bound=h_star - 1)
     except ResourceLimitError as err:
         return undecided(f"optimal search: {err}")
+    note = f" (the stored optimal cost {opt} is wrong)" if opt is not None and opt != h_star else ""
     if closer == h_star - 1:
-        return right(f"h* drops from {h_star} to {h_star - 1}")
-    return wrong(f"h* is {h_star} now and not {h_star - 1} after {show(step)}")
+        return right(f"h* drops from {h_star} to {h_star - 1}{note}")
+    return wrong(f"h* is {h_star} now and not {h_star - 1} after {show(step)}{note}")
 
 
 SCORERS: dict[str, Callable[[AcpTask, AcpItem, Parsed, Rules], Verdict]] = {
@@ -446,9 +478,8 @@ def score_gen(item: AcpItem, response: object, task: AcpTask | None = None,
         task = task or AcpTask.from_item(item)
     except PlanetariumError as err:  # the question's own PDDL: a data problem, not the model's
         return Verdict(None, "error", f"cannot read the question's PDDL: {err}")
-    import time
 
-    task.cache["deadline"] = time.monotonic() + task.budget.seconds
+    task.cache["deadline"] = CLOCK() + task.budget.seconds
     try:
         return SCORERS[item.task](task, item, parsed, rules)
     except AnswerParseError as err:

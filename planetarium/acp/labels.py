@@ -45,7 +45,7 @@ from ..strips.validate import validate_plan
 from .data import AcpItem
 from .english import Domain, domain_of
 from .gen import Verdict, action_reachable, is_landmark, reachable, show
-from .model import AcpTask, Budget, Step
+from .model import CLOCK, AcpTask, Budget, Step
 from .phrases import PhraseError, normalize
 from .reader import ReadError
 
@@ -376,7 +376,7 @@ def check_item(item: AcpItem, known: dict[str, Domain], budget: Budget) -> dict:
     else:
         try:
             model = AcpTask(domain.domain, domain.read(item.context), budget)
-            model.cache["deadline"] = time.monotonic() + budget.seconds
+            model.cache["deadline"] = CLOCK() + budget.seconds
             status, reason = _outcome(item, _Frame(domain, model))
         except (ReadError, PhraseError) as err:
             status, reason = "unreadable", str(err)

@@ -186,13 +186,14 @@ def bit_task(instances: Iterable[GroundInstance], state: Iterable[Atom], goal: I
 
 
 def search(task: GroundTask, timeout_s: float | None = None,
-           max_states: int | None = None) -> list[GroundStep] | None:
+           max_states: int | None = None, clock=time.monotonic) -> list[GroundStep] | None:
     """Greedy best-first search (unmet goal count) with duplicate detection.
 
     Returns a plan, or ``None`` after every reachable state was expanded without meeting the goal.
-    Raises :class:`ResourceLimitError` when ``timeout_s`` or ``max_states`` runs out first.
+    Raises :class:`ResourceLimitError` when ``timeout_s`` (seconds of ``clock``: wall-clock by
+    default, ``time.process_time`` for CPU time) or ``max_states`` runs out first.
     """
-    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    deadline = None if timeout_s is None else clock() + timeout_s
     goal = task.goal
     operators = list(zip(task.pre, task.add, task.delete, range(len(task.steps)), strict=True))
     parent: dict[int, tuple[int, int] | None] = {task.init: None}
@@ -204,7 +205,7 @@ def search(task: GroundTask, timeout_s: float | None = None,
         if state & goal == goal:
             return _trace(task, parent, state)
         expanded += 1
-        if expanded % _CLOCK_EVERY == 0 and deadline is not None and time.monotonic() > deadline:
+        if expanded % _CLOCK_EVERY == 0 and deadline is not None and clock() > deadline:
             raise ResourceLimitError(
                 f"generic search ran out of time ({len(parent)} states explored)")
         for pre, add, delete, index in operators:
