@@ -38,6 +38,7 @@ from ..strips.relaxed import (
     LMCut,
     astar_length,
     h2_mutex,
+    h2_reachable_pairs,
     optimal_length,
     plan_exists,
     relaxed_closure,
@@ -284,10 +285,14 @@ def score_reach(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> V
 
 
 def _none_reach(task: AcpTask) -> Verdict:
+    """Every certificate over all atoms before any search: delete relaxation, then h^2."""
     reached = task.relaxed[1]
     for atom in task.universe_atoms():
         if atom not in reached:
             return wrong(f"None, but {show(atom)} is unreachable (not delete-relaxed reachable)")
+    for atom in task.universe_atoms():
+        if h2_mutex(task.h2, [atom]):
+            return wrong(f"None, but {show(atom)} is unreachable (h^2 finds no way to reach it)")
     seen = set(task.state)
     for atom in task.universe_atoms():
         if atom in seen:
@@ -358,10 +363,27 @@ def _none_areach(task: AcpTask) -> Verdict:
     return right("None: every ground action can become applicable")
 
 
+def _relaxed_landmark(task: AcpTask, atom: Step) -> bool:
+    """Without actions adding ``atom`` the goal is not even delete-relaxed reachable."""
+    return not task.problem.goal <= relaxed_closure(task.relaxed[0], task.state, [atom])
+
+
+def _h2_landmark(task: AcpTask, atom: Step) -> bool:
+    """Without actions adding ``atom``, h^2 proves the goal unreachable (stronger than the
+    delete relaxation, still polynomial)."""
+    if atom in task.state:
+        return False
+    usable = [inst for inst in task.relaxed[0] if atom not in inst[2]]
+    return h2_mutex(h2_reachable_pairs(usable, task.state), task.problem.goal) is not None
+
+
 def is_landmark(task: AcpTask, atom: Step) -> Verdict | tuple[bool, str]:
-    instances, _ = task.relaxed
-    if not task.problem.goal <= relaxed_closure(instances, task.state, [atom]):
+    """Certificates first (delete relaxation, then h^2 without the atom's achievers), then
+    exhaustive search for a plan that never makes it true."""
+    if _relaxed_landmark(task, atom):
         return True, "without it the goal is not even delete-relaxed reachable"
+    if _h2_landmark(task, atom):
+        return True, "without it h^2 proves the goal unreachable"
     try:
         plan = _search(task, task.problem.goal, [atom])
     except ResourceLimitError as err:
@@ -399,11 +421,15 @@ def _none_land(task: AcpTask) -> Verdict:
         return undecided(f"None: no plan found within the budget: {err}")
     if plan is None:
         return undecided("None: the goal is unreachable, so every fact is vacuously a landmark")
-    # A landmark lies on every plan, so only the atoms this plan visits can be one.
+    # A landmark lies on every plan, so only the atoms this plan visits can be one; the
+    # certificate for all of them before any search.
     trivial = set(task.state) | set(task.problem.goal)
-    for atom in sorted(_visited_atoms(task, plan) - trivial):
-        if atom[0] not in task.fluents:
-            continue
+    candidates = [a for a in sorted(_visited_atoms(task, plan) - trivial) if a[0] in task.fluents]
+    for atom in candidates:
+        if _relaxed_landmark(task, atom):
+            return wrong(f"None, but {show(atom)} is a non-trivial landmark: without it the goal "
+                         "is not even delete-relaxed reachable")
+    for atom in candidates:
         verdict = is_landmark(task, atom)
         if isinstance(verdict, Verdict):
             return undecided(f"None: {verdict.reason}")
