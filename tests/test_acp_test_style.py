@@ -250,7 +250,7 @@ def test_score_and_check_labels_on_all_13_domains(thirteen, tmp_path):
     assert not [r for r in rows if r["status"] in ("error", "undecided")]
     report = tmp_path / "labels.json"
     result = runner.invoke(main, ["acp", "check-labels", str(thirteen), "--out", str(report),
-                                  "--no-progress"])
+                                  "--no-progress", "--workers", "2"])  # learned domains pickle
     assert result.exit_code == 0, result.output
     data = json.loads(report.read_text())
     domains = data["domains"]

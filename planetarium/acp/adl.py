@@ -214,7 +214,8 @@ class _DomainCompiler:
 
 def _needs_compiling(define: SList) -> bool:
     for section in define[2:]:
-        if _head(section) == ":requirements" and set(section[1:]) & _COMPILED_REQUIREMENTS:
+        if (_head(section) == ":requirements"
+                and {x for x in section[1:] if isinstance(x, str)} & _COMPILED_REQUIREMENTS):
             return True
         if _head(section) in (":constants", ":functions"):
             return True

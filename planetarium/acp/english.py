@@ -230,7 +230,8 @@ def _action_verdict(known: Domain, item: AcpItem) -> tuple[str, str]:
 def _unusable(name: str, records: list[AcpItem], why: str) -> Domain:
     """A domain whose questions are reported ``unchecked`` with ``why`` (the rest go on)."""
     return Domain(name, None, None, introduction([r.context for r in records], None),
-                  Dictionary(()), Dictionary(()), conflict=why)
+                  Dictionary(()), Dictionary(()), conflict=why,
+                  verdicts={"unread": [(r.id, why) for r in records]})
 
 
 def _learn_domain(name: str, records: list[AcpItem]) -> Domain:

@@ -80,7 +80,8 @@ def reader_lines(known: dict[str, Domain]) -> list[str]:
     lines = []
     for name, domain in known.items():
         verdicts = ", ".join(f"{k} {domain.count(k)}" for k in ("exact", "equivalent", "refused",
-                                                                 "wrong") if domain.count(k))
+                                                                 "wrong", "unread")
+                             if domain.count(k))
         actions = ", ".join(f"{k} {len(v)}" for k, v in sorted(domain.action_checks.items()))
         state = "supported" if domain.supported else f"UNCHECKED: {domain.why_unsupported()}"
         lines.append(f"{name:17} {domain.records:>3} generative records: {verdicts}; "
