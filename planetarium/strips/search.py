@@ -60,8 +60,10 @@ def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict
     """Every binding of ``action``'s parameters under which all its preconditions are in ``facts``.
 
     Preconditions are joined one at a time against the facts of their predicate, rarest
-    predicate first (so a type-like predicate with thousands of facts only filters); parameters
-    no precondition mentions range over the objects of their type.
+    predicate first (so a type-like predicate with thousands of facts only filters); one whose
+    variables are all bound by then is a set lookup, not a scan (an inequality or adjacency
+    predicate with a fact per pair of objects stays cheap); parameters no precondition mentions
+    range over the objects of their type.
     """
     params = [v for v, _ in action.parameters]
     pres = sorted(action.precondition, key=lambda p: len(facts.get(p[0], ())))
@@ -72,6 +74,10 @@ def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict
             yield from fill(free, binding)
             return
         pattern = pres[i]
+        if all(not term.startswith("?") or term in binding for term in pattern[1:]):
+            if _instantiate(pattern, binding) in facts.get(pattern[0], ()):
+                yield from extend(i + 1, binding)
+            return
         for fact in facts.get(pattern[0], ()):
             if len(fact) != len(pattern):
                 continue
