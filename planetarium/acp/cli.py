@@ -35,7 +35,7 @@ def _budget_options(command):
         click.option("--max-states", type=click.IntRange(1), default=200_000, show_default=True,
                      help="Exact-search budget per question; beyond it a question is "
                           "'undecided'."),
-        click.option("--seconds", type=SECONDS, default=10.0, show_default=True,
+        click.option("--seconds", type=SECONDS, default=20.0, show_default=True,
                      help="Search budget per question in CPU seconds (not wall-clock: a busy "
                           "machine grades slower, with the same verdicts); beyond it "
                           "'undecided'."),

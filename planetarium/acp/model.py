@@ -32,7 +32,7 @@ class Budget:
     """How much exact search a single question may use before it is reported undecided."""
 
     max_states: int = 200_000
-    seconds: float = 10.0  # CPU seconds per answer (CLOCK); search past it is "undecided"
+    seconds: float = 20.0  # CPU seconds per answer (CLOCK); search past it is "undecided"
 
 
 @dataclass
