@@ -107,6 +107,7 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
     stored: dict[str, Counter] = defaultdict(Counter)
     agree: dict[str, Counter] = defaultdict(Counter)
     perturbed: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    refuted: list[str] = []  # stored golds our certificates or searches prove wrong, with proof
     slowest = (0.0, "")
     start = time.perf_counter()
     for item in items:
@@ -117,6 +118,8 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
             verdict = score_gen(item, response, task)
             slowest = max(slowest, (time.perf_counter() - t0, f"{item.task} {item.id} {label}"))
             table[(item.task, label)][verdict.status] += 1
+            if label == "gold" and verdict.status == "wrong":
+                refuted.append(f"{item.task} {item.id} gold {response}: {verdict.reason}")
         change = _perturbed(item, task)
         if change:
             verdict = score_gen(item, change[1], task)
@@ -135,6 +138,9 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
                         continue
                     verdict = score_gen(item, "(" + " ".join(step) + ")", task)
                     stored[f"land-{key}"][f"{verdict.status}:{_method(verdict.reason)}"] += 1
+                    if key == "no" and verdict.status == "correct":
+                        refuted.append(f"land {item.id} stored non-landmark {text}: "
+                                       f"{verdict.reason}")
         if item.task == "app":
             agree["app"][task.applicable() == {as_step(a) for a in item.answer}] += 1
         if item.task == "prog":
@@ -153,6 +159,10 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
                 agree["nexta-opt"][f"undecided ({type(err).__name__})"] += 1
     print(f"{len(items)} questions in {time.perf_counter() - start:.1f}s; slowest single "
           f"scoring {slowest[0]:.2f}s ({slowest[1]})\n")
+    print(f"stored golds proved wrong ({len(refuted)}), with the proof")
+    for line in refuted:
+        print("  " + line)
+    print()
     print("score status per task and response (counts)")
     for (task, label), counts in sorted(table.items()):
         print(f"  {task:7} {label:8} " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())))
