@@ -277,3 +277,34 @@ def test_score_grades_only_the_selected_questions(thirteen, tmp_path):
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["id"] for r in rows] == [i.id for i in land]
     assert "missing" not in result.output
+
+
+def test_the_search_budget_is_cpu_time_not_wall_time():
+    """A machine busy with other work (here: this process asleep) spends no budget."""
+    import time
+
+    from planetarium.acp.model import CLOCK
+
+    task = AcpTask.from_item(_item("nexta", "swap"))
+    task.cache["deadline"] = CLOCK() + 1.0
+    time.sleep(1.2)
+    assert task.remaining() > 0.5
+
+
+def test_a_disjunction_with_too_many_bindings_is_refused():
+    domain = ALFRED.domain_pddl.replace(
+        "(or (objecttype ?ko knifetype) (objecttype ?ko butterknifetype))",
+        "(or (objecttype ?ko knifetype) (cancontain ?rt ?ot))").replace(
+        "(:action slice_object\n        :parameters (?a - agent ?l - location ?co - object ?ko - object)",
+        "(:action slice_object\n        :parameters (?a - agent ?l - location ?co - object ?ko - object ?rt - rtype ?ot - otype)")
+    assert domain.count("cancontain ?rt ?ot))") == 1
+    objects = " ".join(f"extra{i}" for i in range(120))
+    problem = ALFRED.problem_pddl.replace("apple1 knife1 mug1 - object",
+                                          f"apple1 knife1 mug1 {objects} - object")
+    read_task(domain, problem)  # 123 x 5 x 5 bindings: fine
+    many = " ".join(f"kind{i}" for i in range(300))
+    problem = problem.replace("appletype mugtype knifetype - otype",
+                              f"appletype mugtype knifetype {many} - otype").replace(
+        "countertoptype drawertype - rtype", f"countertoptype drawertype {many.replace('kind', 'rk')} - rtype")
+    with pytest.raises(UnsupportedFeatureError, match="bindings"):
+        read_task(domain, problem)

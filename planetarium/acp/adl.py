@@ -16,6 +16,10 @@ stored gold name the same ground actions):
   no action changes: alfworld's ``objecttype``), becomes the static atom ``(acp-or-N ?vars)``
   true exactly for the bindings under which some disjunct holds in the initial state, which is
   where it holds in every reachable state;
+* objects a typed problem declares of the root type ``object`` (alfworld's physical objects)
+  get a type of their own, ``acp-object`` under ``object``: the STRIPS core lets an object of
+  type ``object`` fill any parameter (that is how it reads problems with relaxed typing), which
+  here would let an apple fill an ``?ot - otype`` parameter;
 * ``:action-costs`` with *unit* costs: ``(increase (total-cost) 1)`` effects, the
   ``(total-cost)`` function, ``(= (total-cost) 0)`` in the initial state and ``(:metric minimize
   (total-cost))`` are dropped, since plan cost is then plan length.  Any other cost is refused.
@@ -29,6 +33,7 @@ has one is refused.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -39,6 +44,8 @@ from ..pddl.sexpr import SList, read_sexprs
 from ..strips.grounding import fits_type
 
 _DISTINCT = "acp-distinct"
+_OBJECT = "acp-object"  # the type of objects declared of the root type (module docstring)
+_MAX_BINDINGS = 1_000_000  # a disjunction's helper facts are enumerated; refuse beyond this
 _COMPILED_REQUIREMENTS = {":adl", ":action-costs", ":equality", ":disjunctive-preconditions"}
 
 
@@ -47,6 +54,7 @@ class _Compiled:
     """A compiled domain and what its problems need added."""
 
     text: str
+    typed: bool = False
     constants: list[tuple[str, str]] = field(default_factory=list)
     #: per (not (= x y)): for x and for y, its type and the static (predicate, position)s of it
     distinct: set[tuple[tuple[str, frozenset], tuple[str, frozenset]]] = field(
@@ -95,6 +103,8 @@ class _DomainCompiler:
 
     def compile(self) -> _Compiled:
         sections = [s for s in self.define[2:] if isinstance(s, SList) and s]
+        self.out.typed = any(s[0] == ":requirements" and ":typing" in s[1:] for s in sections) \
+            and any(s[0] == ":types" for s in sections)
         for action in (s for s in sections if s[0] == ":action"):
             effect = dict(zip(action[2::2], action[3::2], strict=False)).get(":effect")
             self.changed |= self._effect_predicates(effect)
@@ -108,7 +118,10 @@ class _DomainCompiler:
                     rest.insert(0, ":strips")
                 kept.append(_slist([":requirements", *rest], section.line))
             elif key == ":constants":
-                self.out.constants = [(str(n), str(t)) for n, t in parse_typed_list(section)]
+                self.out.constants = [(str(n), _OBJECT if t == "object" and self.out.typed
+                                       else str(t)) for n, t in parse_typed_list(section)]
+            elif key == ":types":
+                kept.append(_slist([*section, _OBJECT, "-", "object"], section.line))
             elif key == ":functions":
                 names = [_write(f) for f in section[1:] if isinstance(f, SList)]
                 if names != ["(total-cost)"]:
@@ -247,8 +260,12 @@ def _problem_text(text: str, compiled: _Compiled) -> str:
                                               "(:metric minimize (total-cost)) is supported")
             continue
         if head == ":objects":
-            declared = {str(n) for n, _ in parse_typed_list(section)}
-            section = _slist(list(section), section.line)
+            objects = parse_typed_list(section)
+            declared = {str(n) for n, _ in objects}
+            section = _slist([":objects"], section.line)
+            for name, type_name in objects:
+                root = type_name == "object" and compiled.typed
+                section.extend([name, "-", _OBJECT if root else type_name])
             for name, type_name in compiled.constants:
                 if name not in declared:
                     section.extend([name, "-", type_name])
@@ -276,7 +293,11 @@ def _helper_facts(problem: Problem, domain: DomainDef, compiled: _Compiled) -> s
     for left, right in compiled.distinct:
         facts.update((_DISTINCT, a, b) for a in pool(*left) for b in pool(*right) if a != b)
     for name, (typed, disjuncts) in compiled.disjunctions.items():
-        for values in itertools.product(*(pool(t) for _, t in typed)):
+        pools = [pool(t) for _, t in typed]
+        if math.prod(map(len, pools)) > _MAX_BINDINGS:
+            raise UnsupportedFeatureError(f"a disjunctive precondition over {len(typed)} "
+                                          f"variables has more than {_MAX_BINDINGS} bindings")
+        for values in itertools.product(*pools):
             binding = dict(zip((v for v, _ in typed), values, strict=True))
             if any((a[0],) + tuple(binding.get(x, x) for x in a[1:]) in problem.init
                    for a in disjuncts):
