@@ -295,16 +295,17 @@ def test_a_disjunction_with_too_many_bindings_is_refused():
     domain = ALFRED.domain_pddl.replace(
         "(or (objecttype ?ko knifetype) (objecttype ?ko butterknifetype))",
         "(or (objecttype ?ko knifetype) (cancontain ?rt ?ot))").replace(
-        "(:action slice_object\n        :parameters (?a - agent ?l - location ?co - object ?ko - object)",
-        "(:action slice_object\n        :parameters (?a - agent ?l - location ?co - object ?ko - object ?rt - rtype ?ot - otype)")
-    assert domain.count("cancontain ?rt ?ot))") == 1
+        "?ko - object)\n        :precondition (and (sliceable ?co)",
+        "?ko - object ?rt - rtype ?ot - otype)\n        :precondition (and (sliceable ?co)")
+    assert domain.count("cancontain ?rt ?ot))") == 1 and "?ot - otype)" in domain
     objects = " ".join(f"extra{i}" for i in range(120))
     problem = ALFRED.problem_pddl.replace("apple1 knife1 mug1 - object",
                                           f"apple1 knife1 mug1 {objects} - object")
     read_task(domain, problem)  # 123 x 5 x 5 bindings: fine
     many = " ".join(f"kind{i}" for i in range(300))
+    rtypes = many.replace("kind", "rk")
     problem = problem.replace("appletype mugtype knifetype - otype",
                               f"appletype mugtype knifetype {many} - otype").replace(
-        "countertoptype drawertype - rtype", f"countertoptype drawertype {many.replace('kind', 'rk')} - rtype")
+        "countertoptype drawertype - rtype", f"countertoptype drawertype {rtypes} - rtype")
     with pytest.raises(UnsupportedFeatureError, match="bindings"):
         read_task(domain, problem)
