@@ -44,6 +44,7 @@ from ..strips.relaxed import (
     relaxed_closure,
 )
 from ..strips.search import GroundTask, bit_task
+from ..strips.symmetry import StateMerger, interchangeable, schema_constants
 from ..strips.validate import validate_plan
 from .answers import AnswerParseError, Parsed, index, single, step_list, two_lists
 from .data import AcpItem
@@ -207,31 +208,38 @@ def _search(task: AcpTask, goal, forbidden=()):
                        task.remaining(), CLOCK)
 
 
-def _goal_task(task: AcpTask) -> tuple[GroundTask, LMCut, dict]:
-    """The bit-set task towards the goal, its LM-cut (values kept across searches) and the bit
-    of each atom, built once per question: searches from the current state and from its
-    successors differ only in ``init``."""
+def _goal_task(task: AcpTask) -> tuple[GroundTask, LMCut, dict, StateMerger]:
+    """The bit-set task towards the goal, its LM-cut (values kept across searches), the bit of
+    each atom and the merger of symmetric states, built once per question: searches from the
+    current state and from its successors differ only in ``init``."""
     if "goal-task" not in task.cache:
         ground = bit_task(task.relaxed[0], task.state, task.problem.goal)
         bits = {atom: 1 << i for i, atom in enumerate(ground.atoms)}
-        task.cache["goal-task"] = (ground, LMCut(ground), bits)
+        domain = task.domain
+        static = [a for a in task.state if a[0] in domain.static_predicates]
+        classes = interchangeable(task.types, static, task.problem.goal,
+                                  schema_constants(domain))
+        task.cache["goal-task"] = (ground, LMCut(ground), bits, StateMerger(ground.atoms, classes))
     return task.cache["goal-task"]
 
 
 def _shortest(task: AcpTask, state, bound: int | None = None) -> int | None:
-    """Optimal plan length from ``state``: breadth-first on a small budget, then A* + LM-cut."""
-    ground, heuristic, bits = _goal_task(task)
+    """Optimal plan length from ``state``: breadth-first on a small budget, then A* + LM-cut,
+    both searching symmetric states once."""
+    ground, heuristic, bits, merge = _goal_task(task)
     ground = replace(ground, init=sum(bits[a] for a in state if a in bits))
     deadline = task.cache.get("deadline")
     try:
-        return optimal_length(ground, min(task.budget.max_states, 5_000), bound, deadline, CLOCK)
+        return optimal_length(ground, min(task.budget.max_states, 5_000), bound, deadline, CLOCK,
+                              merge)
     except ResourceLimitError:
-        return astar_length(ground, task.budget.max_states, bound, deadline, CLOCK, heuristic)
+        return astar_length(ground, task.budget.max_states, bound, deadline, CLOCK, heuristic,
+                            merge)
 
 
 def _lower_bound(task: AcpTask) -> float:
     """LM-cut of the current state: h* is at least this (cheap, one evaluation)."""
-    ground, heuristic, _ = _goal_task(task)
+    ground, heuristic, _, _ = _goal_task(task)
     return heuristic(ground.init)
 
 

@@ -59,20 +59,25 @@ def _check(deadline: float | None, what: str, clock: Clock = time.monotonic) -> 
 
 
 def optimal_length(task: GroundTask, max_states: int, bound: int | None = None,
-                   deadline: float | None = None, clock: Clock = time.monotonic) -> int | None:
+                   deadline: float | None = None, clock: Clock = time.monotonic,
+                   merge: Callable[[int], int] | None = None) -> int | None:
     """Length of a shortest plan (breadth-first search), ``None`` when the goal is unreachable.
 
     With ``bound`` the search stops after that depth and returns ``None`` if the goal was not
     met within it (then ``None`` means "longer than ``bound`` or unreachable").  Raises
     :class:`ResourceLimitError` after ``max_states`` states or past ``deadline`` (a value of
     ``clock``: wall-clock by default, ``time.process_time`` for a budget of CPU time).
+    ``merge`` maps a state to a symmetric one (:class:`~.symmetry.StateMerger`), so that
+    symmetric states are searched once.
     """
     goal = task.goal
     if task.init & goal == goal:
         return 0
+    merge = merge or _same
     operators = list(zip(task.pre, task.add, task.delete, strict=True))
-    seen = {task.init}
-    frontier = [task.init]
+    start = merge(task.init)
+    seen = {start}
+    frontier = [start]
     depth = 0
     while frontier and (bound is None or depth < bound):
         depth += 1
@@ -82,7 +87,7 @@ def optimal_length(task: GroundTask, max_states: int, bound: int | None = None,
                 _check(deadline, "breadth-first search", clock)
             for pre, add, delete in operators:
                 if state & pre == pre:
-                    succ = (state & ~delete) | add
+                    succ = merge((state & ~delete) | add)
                     if succ not in seen:
                         if succ & goal == goal:
                             return depth
@@ -93,6 +98,10 @@ def optimal_length(task: GroundTask, max_states: int, bound: int | None = None,
                         nxt.append(succ)
         frontier = nxt
     return None
+
+
+def _same(state: int) -> int:
+    return state
 
 
 def h2_reachable_pairs(instances: Iterable[GroundInstance],
@@ -263,25 +272,29 @@ class LMCut:
 
 def astar_length(task: GroundTask, max_states: int, bound: int | None = None,
                  deadline: float | None = None, clock: Clock = time.monotonic,
-                 heuristic: LMCut | None = None) -> int | None:
+                 heuristic: LMCut | None = None,
+                 merge: Callable[[int], int] | None = None) -> int | None:
     """Shortest plan length by A* with LM-cut; ``None`` if unreachable (or longer than ``bound``).
 
     Raises :class:`ResourceLimitError` after ``max_states`` generated states or past
     ``deadline`` (a value of ``clock``).  ``heuristic``: an :class:`LMCut` of a task with the
-    same atoms, operators and goal (only ``init`` may differ), whose cached values are reused.
+    same atoms, operators and goal (only ``init`` may differ), whose cached values are reused;
+    ``merge``: as for :func:`optimal_length`.
     """
     import heapq
     from itertools import count
 
     h = heuristic if heuristic is not None else LMCut(task)
+    merge = merge or _same
     goal = task.goal
     operators = list(zip(task.pre, task.add, task.delete, strict=True))
-    h0 = h(task.init)
+    start = merge(task.init)
+    h0 = h(start)
     if h0 == float("inf") or (bound is not None and h0 > bound):
         return None
-    g_best = {task.init: 0}
+    g_best = {start: 0}
     tie = count()
-    frontier = [(h0, 0, next(tie), task.init)]  # equal f: deeper first (fewer expansions)
+    frontier = [(h0, 0, next(tie), start)]  # equal f: deeper first (fewer expansions)
     while frontier:
         f, minus_g, _, state = heapq.heappop(frontier)
         g = -minus_g
@@ -292,7 +305,7 @@ def astar_length(task: GroundTask, max_states: int, bound: int | None = None,
         _check(deadline, "A* search", clock)
         for pre, add, delete in operators:
             if state & pre == pre:
-                succ = (state & ~delete) | add
+                succ = merge((state & ~delete) | add)
                 if g + 1 < g_best.get(succ, float("inf")):
                     if len(g_best) >= max_states:
                         raise ResourceLimitError(
