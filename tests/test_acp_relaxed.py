@@ -98,3 +98,12 @@ def test_interchangeable_objects_of_a_ferry_task():
     goal = [("at", "c1", "l1"), ("at", "c2", "l1"), ("at", "c3", "l0")]
     assert interchangeable(objects, static, goal) == [["c1", "c2"]]
     assert interchangeable(objects, static, goal, fixed={"c1"}) == []
+
+
+def test_h2_stops_at_its_deadline():
+    import time
+
+    task = AcpTask.from_item(SMALL[0])
+    with pytest.raises(ResourceLimitError, match="h\\^2"):
+        h2_reachable_pairs(task.relaxed[0], task.state, time.process_time() - 1,
+                           time.process_time)

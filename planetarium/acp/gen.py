@@ -219,19 +219,23 @@ def _goal_task(task: AcpTask) -> tuple[GroundTask, LMCut, dict, StateMerger]:
         static = [a for a in task.state if a[0] in domain.static_predicates]
         classes = interchangeable(task.types, static, task.problem.goal,
                                   schema_constants(domain))
-        task.cache["goal-task"] = (ground, LMCut(ground), bits, StateMerger(ground.atoms, classes))
+        changing = 0
+        for add, delete in zip(ground.add, ground.delete, strict=True):
+            changing |= add | delete
+        merger = StateMerger(ground.atoms, classes, changing)
+        task.cache["goal-task"] = (ground, LMCut(ground), bits, merger)
     return task.cache["goal-task"]
 
 
 def _shortest(task: AcpTask, state, bound: int | None = None) -> int | None:
     """Optimal plan length from ``state``: breadth-first on a small budget, then A* + LM-cut,
-    both searching symmetric states once."""
+    which searches symmetric states once (merging costs about what breadth-first search spends
+    per state, so it pays only where each state costs an LM-cut evaluation)."""
     ground, heuristic, bits, merge = _goal_task(task)
     ground = replace(ground, init=sum(bits[a] for a in state if a in bits))
     deadline = task.cache.get("deadline")
     try:
-        return optimal_length(ground, min(task.budget.max_states, 5_000), bound, deadline, CLOCK,
-                              merge)
+        return optimal_length(ground, min(task.budget.max_states, 5_000), bound, deadline, CLOCK)
     except ResourceLimitError:
         return astar_length(ground, task.budget.max_states, bound, deadline, CLOCK, heuristic,
                             merge)
@@ -382,7 +386,8 @@ def _h2_landmark(task: AcpTask, atom: Step) -> bool:
     if atom in task.state:
         return False
     usable = [inst for inst in task.relaxed[0] if atom not in inst[2]]
-    return h2_mutex(h2_reachable_pairs(usable, task.state), task.problem.goal) is not None
+    pairs = h2_reachable_pairs(usable, task.state, task.cache.get("deadline"), CLOCK)
+    return h2_mutex(pairs, task.problem.goal) is not None
 
 
 def is_landmark(task: AcpTask, atom: Step) -> Verdict | tuple[bool, str]:
@@ -518,5 +523,7 @@ def score_gen(item: AcpItem, response: object, task: AcpTask | None = None,
         return SCORERS[item.task](task, item, parsed, rules)
     except AnswerParseError as err:
         return Verdict(0.0, "unparseable", str(err))
+    except ResourceLimitError as err:  # a certificate (h^2) ran past the budget: no verdict
+        return undecided(f"search budget spent: {err}")
     except ValueError as err:  # a question whose text does not hold what the task needs
         return Verdict(None, "error", f"question {item.id}: {err}")

@@ -129,7 +129,7 @@ class AcpTask:
     @cached_property
     def h2(self) -> dict[Atom, set[Atom]]:
         """h^2 reachable pairs from the current state (see :func:`h2_reachable_pairs`)."""
-        return h2_reachable_pairs(self.relaxed[0], self.state)
+        return h2_reachable_pairs(self.relaxed[0], self.state, self.cache.get("deadline"), CLOCK)
 
     def universe_atoms(self) -> list[Step]:
         """Every type-consistent ground atom of the fluent predicates."""

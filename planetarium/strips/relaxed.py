@@ -104,15 +104,18 @@ def _same(state: int) -> int:
     return state
 
 
-def h2_reachable_pairs(instances: Iterable[GroundInstance],
-                       state: Iterable[Atom]) -> dict[Atom, set[Atom]]:
+def h2_reachable_pairs(instances: Iterable[GroundInstance], state: Iterable[Atom],
+                       deadline: float | None = None,
+                       clock: Clock = time.monotonic) -> dict[Atom, set[Atom]]:
     """The h^2 reachability fixpoint: for each atom, the atoms it may hold together with.
 
     ``pairs[p]`` contains ``q`` unless ``p`` and ``q`` are proven mutex (never true in the same
     reachable state); ``p`` is missing as a key when it is unreachable.  This is Haslum and
     Geffner's h^2 as a reachability test: an action can add ``p`` next to a surviving ``q`` only
     when ``q`` is pairwise compatible with all its preconditions, so the result over-approximates
-    the pairs of reachable states and every pair it leaves out is a sound mutex.
+    the pairs of reachable states and every pair it leaves out is a sound mutex.  Raises
+    :class:`ResourceLimitError` past ``deadline`` (a value of ``clock``): on a task with
+    hundreds of thousands of actions the fixpoint itself takes long.
     """
     state = set(state)
     pairs: dict[Atom, set[Atom]] = {p: set(state) for p in state}
@@ -120,7 +123,9 @@ def h2_reachable_pairs(instances: Iterable[GroundInstance],
     changed = True
     while changed:
         changed = False
-        for _, pre, add, delete in instances:
+        for number, (_, pre, add, delete) in enumerate(instances):
+            if not number & 0xFF:
+                _check(deadline, "h^2", clock)
             if not all(p in pairs and pre <= pairs[p] for p in pre):
                 continue
             if pre:

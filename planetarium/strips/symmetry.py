@@ -69,8 +69,12 @@ def interchangeable(objects: dict[str, str], static: Collection[Atom], goal: Col
 class StateMerger:
     """Maps a bit-set state (bit ``i`` is ``atoms[i]``) to a symmetric one (module docstring)."""
 
-    def __init__(self, atoms: Iterable[Atom], classes: list[list[str]]) -> None:
+    def __init__(self, atoms: Iterable[Atom], classes: list[list[str]], changing: int = -1) -> None:
+        """``changing``: the bits some action adds or deletes (default: all).  The others are
+        static facts, which every symmetry maps onto themselves, so they are left as they are
+        (a state of thousands of static facts costs no more than its fluents)."""
         self.atoms = tuple(atoms)
+        self.changing = changing
         self.bit = {atom: 1 << i for i, atom in enumerate(self.atoms)}
         self.classes = [sorted(c) for c in classes]
         self.member = {o for c in self.classes for o in c}
@@ -83,7 +87,7 @@ class StateMerger:
             return state
         facts: dict[str, list[tuple]] = {o: [] for o in self.member}
         present = []
-        rest = state
+        rest = state & self.changing
         while rest:
             low = rest & -rest
             index = low.bit_length() - 1
@@ -96,7 +100,7 @@ class StateMerger:
         for members in self.classes:
             order = sorted(members, key=lambda o: (sorted(facts[o]), o))
             mapping.update(zip(order, members, strict=True))
-        image = 0
+        image = state & ~self.changing
         for atom in present:
             moved = (atom[0],) + tuple(mapping.get(x, x) for x in atom[1:])
             bit = self.bit.get(moved)
