@@ -1,6 +1,6 @@
 """Evidence for the ACP scorers on the ACPBench (Hard) dev split.
 
-    python bench/acp_dev_evidence.py [DATASET_DIR] [--seconds 5] [--workers 2] [--labels-only]
+    python bench/acp_dev_evidence.py [DATASET_DIR] [--seconds 20] [--workers 2] [--labels-only]
 
 Prints: how the stored gold, ``None``, an empty answer and garbage score per task; whether
 every stored unreachable atom / unreachable action / landmark is confirmed by our certificates
@@ -23,7 +23,7 @@ from planetarium.acp.data import load_items
 from planetarium.acp.gen import optimal_cost, score_gen
 from planetarium.acp.gold import as_step, render_gold
 from planetarium.acp.labelreport import check_labels, format_table, reader_lines, summarize
-from planetarium.acp.model import AcpTask, Budget
+from planetarium.acp.model import CLOCK, AcpTask, Budget
 from planetarium.acp.questions import described_action, question_plan
 from planetarium.strips.validate import validate_plan
 
@@ -107,6 +107,7 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
     stored: dict[str, Counter] = defaultdict(Counter)
     agree: dict[str, Counter] = defaultdict(Counter)
     perturbed: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    refuted: list[str] = []  # stored golds our certificates or searches prove wrong, with proof
     slowest = (0.0, "")
     start = time.perf_counter()
     for item in items:
@@ -117,6 +118,8 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
             verdict = score_gen(item, response, task)
             slowest = max(slowest, (time.perf_counter() - t0, f"{item.task} {item.id} {label}"))
             table[(item.task, label)][verdict.status] += 1
+            if label == "gold" and verdict.status == "wrong":
+                refuted.append(f"{item.task} {item.id} gold {response}: {verdict.reason}")
         change = _perturbed(item, task)
         if change:
             verdict = score_gen(item, change[1], task)
@@ -135,6 +138,9 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
                         continue
                     verdict = score_gen(item, "(" + " ".join(step) + ")", task)
                     stored[f"land-{key}"][f"{verdict.status}:{_method(verdict.reason)}"] += 1
+                    if key == "no" and verdict.status == "correct":
+                        refuted.append(f"land {item.id} stored non-landmark {text}: "
+                                       f"{verdict.reason}")
         if item.task == "app":
             agree["app"][task.applicable() == {as_step(a) for a in item.answer}] += 1
         if item.task == "prog":
@@ -146,13 +152,17 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
             result = validate_plan(task.domain, task.problem, question_plan(item.question))
             agree["val"][result.step == int(item.answer)] += 1
         if item.task == "nexta":
-            task.cache["deadline"] = time.monotonic() + seconds
+            task.cache["deadline"] = CLOCK() + seconds
             try:
                 agree["nexta-opt"][optimal_cost(task) == int(item.answer["opt"])] += 1
             except Exception as err:  # noqa: BLE001 - a measurement: count, do not stop
                 agree["nexta-opt"][f"undecided ({type(err).__name__})"] += 1
     print(f"{len(items)} questions in {time.perf_counter() - start:.1f}s; slowest single "
           f"scoring {slowest[0]:.2f}s ({slowest[1]})\n")
+    print(f"stored golds proved wrong ({len(refuted)}), with the proof")
+    for line in refuted:
+        print("  " + line)
+    print()
     print("score status per task and response (counts)")
     for (task, label), counts in sorted(table.items()):
         print(f"  {task:7} {label:8} " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())))
@@ -170,7 +180,8 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("data", nargs="?", default="/work/shared/reference/acpbench/dataset")
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=Budget().seconds,
+                        help="CPU seconds of search per question")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--labels-only", action="store_true")
     args = parser.parse_args()

@@ -154,3 +154,51 @@ def test_unsupported_question_pddl_is_an_error_row_not_a_crash(tmp_path):
     assert result.exit_code == 0
     assert row["status"] == "error" and row["score"] is None
     assert "negative-preconditions" in row["reason"]
+
+
+@pytest.mark.parametrize("command", ["score", "gold", "check-labels"])
+def test_missing_lark_is_one_line(tmp_path, command):
+    import subprocess
+    import sys
+
+    args = {"score": ["--responses", str(FIXTURES / "LICENSE"), "--out", str(tmp_path / "o")],
+            "gold": ["--out", str(tmp_path / "o")], "check-labels": []}[command]
+    code = ("import sys; sys.modules['lark'] = None; from planetarium.cli import main; "
+            f"sys.argv = ['planetarium', 'acp', {command!r}, {str(FIXTURES / 'val')!r}, "
+            f"*{args!r}]; main()")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 1, out.stderr
+    assert out.stderr.strip().splitlines() == [
+        "error: this feature needs 'lark', which is not installed: pip install 'planetarium[acp]'"]
+    assert not (tmp_path / "o").exists()
+
+
+def test_report_gives_each_file_its_own_column(tmp_path):
+    runner = CliRunner()
+    gold = tmp_path / "gold.jsonl"
+    runner.invoke(main, ["acp", "gold", str(FIXTURES / "val"), "--out", str(gold)])
+    full, half = tmp_path / "full.jsonl", tmp_path / "half.jsonl"
+    for out, responses in ((full, gold), (half, tmp_path / "some.jsonl")):
+        if out is half:
+            lines = gold.read_text().splitlines()
+            responses.write_text("\n".join(lines[::2]) + "\n")
+        result = runner.invoke(main, ["acp", "score", str(FIXTURES / "val"), "--responses",
+                                      str(responses), "--out", str(out), "--no-progress"])
+        assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["acp", "report", str(full), str(half)])
+    assert result.exit_code == 0, result.output
+    gen = next(line for line in result.output.splitlines() if line.startswith("gen "))
+    assert "1.000±0.000 (4/4)" in gen and "0.500±0.289 (4/4)" in gen  # never one pooled mean
+    assert f"[1] {full}" in result.output and f"[2] {half}" in result.output
+    data = json.loads(runner.invoke(main, ["acp", "report", str(full), str(half),
+                                           "--json"]).output)
+    assert set(data) == {str(full), str(half)}
+
+
+def test_score_says_what_it_is_doing(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    CliRunner().invoke(main, ["acp", "gold", str(FIXTURES / "val"), "--out", str(gold)])
+    result = CliRunner().invoke(main, ["acp", "score", str(FIXTURES / "val"), "--responses",
+                                       str(gold), "--out", str(tmp_path / "o.jsonl")])
+    assert result.exit_code == 0
+    assert "acp score" in result.stderr and "question" in result.stderr

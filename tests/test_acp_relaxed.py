@@ -6,6 +6,7 @@ import pytest
 
 from planetarium.acp.data import load_items
 from planetarium.acp.model import AcpTask
+from planetarium.errors import ResourceLimitError
 from planetarium.strips.grounding import ground_actions, reachable_states
 from planetarium.strips.relaxed import (
     LMCut,
@@ -67,3 +68,42 @@ def test_forbidding_every_goal_achiever_makes_the_goal_relaxed_unreachable():
     missing = next(iter(task.problem.goal - task.state))
     closure = relaxed_closure(task.relaxed[0], task.state, [missing])
     assert missing not in closure
+
+
+@pytest.mark.parametrize("item", [i for i in load_items(FIXTURES) if i.kind == "gen"
+                                  and i.task in ("nexta", "land")][:8],
+                         ids=lambda i: f"{i.task}-{i.id}")
+def test_merging_symmetric_states_keeps_the_optimal_length(item):
+    from planetarium.strips.symmetry import StateMerger, interchangeable, schema_constants
+
+    task = AcpTask.from_item(item)
+    ground = bit_task(task.relaxed[0], task.state, task.problem.goal)
+    static = [a for a in task.state if a[0] in task.domain.static_predicates]
+    classes = interchangeable(task.types, static, task.problem.goal,
+                              schema_constants(task.domain))
+    merge = StateMerger(ground.atoms, classes)
+    try:
+        exact = optimal_length(ground, 300_000)
+    except ResourceLimitError:  # too big to enumerate without merging: compare with A*
+        exact = astar_length(ground, 300_000)
+    assert optimal_length(ground, 300_000, merge=merge) == exact
+    assert astar_length(ground, 300_000, merge=merge) == exact
+
+
+def test_interchangeable_objects_of_a_ferry_task():
+    from planetarium.strips.symmetry import interchangeable
+
+    objects = {"c1": "car", "c2": "car", "c3": "car", "l0": "location", "l1": "location"}
+    static = [("not-eq", "l0", "l1"), ("not-eq", "l1", "l0")]
+    goal = [("at", "c1", "l1"), ("at", "c2", "l1"), ("at", "c3", "l0")]
+    assert interchangeable(objects, static, goal) == [["c1", "c2"]]
+    assert interchangeable(objects, static, goal, fixed={"c1"}) == []
+
+
+def test_h2_stops_at_its_deadline():
+    import time
+
+    task = AcpTask.from_item(SMALL[0])
+    with pytest.raises(ResourceLimitError, match="h\\^2"):
+        h2_reachable_pairs(task.relaxed[0], task.state, time.process_time() - 1,
+                           time.process_time)

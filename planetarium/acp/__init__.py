@@ -8,8 +8,9 @@ generative question stores the full PDDL domain and problem (the problem's initi
 :mod:`planetarium.strips`: sound polynomial certificates first, exact search with a budget
 second, and ``undecided`` (score ``None``) when the budget runs out, never a silent 0 or 1.
 
-Modules: :mod:`.data` (reading files), :mod:`.answers` (the answer grammar), :mod:`.model`
-(one question's grounded task), :mod:`.gen` (the eight exact scorers), :mod:`.gold` (gold
+Modules: :mod:`.data` (reading files), :mod:`.answers` (the answer grammar), :mod:`.adl` (the
+ADL subset of ACPBench's alfworld domain, compiled into STRIPS), :mod:`.model` (one question's
+grounded task), :mod:`.gen` (the eight exact scorers), :mod:`.gold` (gold
 answers rendered in the prompt format), :mod:`.choice` (yes/no and multiple choice),
 :mod:`.report` (aggregates), :mod:`.cli` (``planetarium acp``).  The label check of the yes/no
 and multiple-choice questions, which carry English only: :mod:`.phrases` (action and atom

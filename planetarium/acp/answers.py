@@ -116,10 +116,11 @@ def parse_answer(text: str) -> Parsed:
     if not isinstance(text, str):
         raise AnswerParseError(f"the response is a {type(text).__name__}, not text")
     region = answer_region(text)
+    parser = _parser()  # first: a missing lark is MissingExtraError, not an ImportError
     from lark.exceptions import LarkError
 
     try:
-        tree = _parser().parse(region)
+        tree = parser.parse(region)
     except LarkError as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise AnswerParseError(f"answer does not parse: {first[:120]}") from err

@@ -17,14 +17,29 @@ def _fail(err: Exception) -> None:
     sys.exit(1)
 
 
+def _need_lark() -> None:
+    """Answers and quoted plans are read with lark: say so in one line before any work."""
+    from ..errors import require
+
+    try:
+        require("lark", "acp")
+    except PlanetariumError as err:
+        _fail(err)
+
+
+_TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
+
+
 def _budget_options(command):
     """The per-question search budget and the process count, shared by the grading commands."""
     for option in reversed([
         click.option("--max-states", type=click.IntRange(1), default=200_000, show_default=True,
                      help="Exact-search budget per question; beyond it a question is "
                           "'undecided'."),
-        click.option("--seconds", type=SECONDS, default=5.0, show_default=True,
-                     help="Wall-clock search budget per question; beyond it 'undecided'."),
+        click.option("--seconds", type=SECONDS, default=20.0, show_default=True,
+                     help="Search budget per question in CPU seconds (not wall-clock: a busy "
+                          "machine grades slower, with the same verdicts); beyond it "
+                          "'undecided'."),
         click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
                      help="Processes working in parallel."),
     ]):
@@ -43,28 +58,53 @@ def acp_group() -> None:
               help='JSONL: {"id", "response"[, "task", "kind"]} per line.')
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False))
 @click.option("--semantics", type=click.Choice(["paper", "published"]), default="paper",
-              show_default=True, help="Paper definitions, or the published evaluator's lookups.")
+              show_default=True,
+              help="paper: the ACPBench Hard paper's definitions; published: the published "
+                   "evaluator's lookups in the stored examples for reach, areach and land.")
+@click.option("--just-rule", type=click.Choice(["subsequence", "one-or-two-consecutive"]),
+              default="subsequence", show_default=True,
+              help="just: any proper in-order subsequence of the plan that is still a plan (the "
+                   "paper's evaluation), or only one action / two consecutive ones removed.")
+@click.option("--task", "tasks", multiple=True, type=click.Choice(_TASKS),
+              help="Only these tasks (repeatable): the benchmark.tasks of an acpbench eval run.")
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(["gen", "bool", "mcq"]),
+              help="Only these question kinds (repeatable), as benchmark.kinds.")
+@click.option("--limit", type=click.IntRange(0), help="Only the first N selected questions, "
+              "as benchmark.limit.")
+@click.option("--progress/--no-progress", default=True, show_default=True)
 @_budget_options
 def score_command(data: str, responses_path: str, out_path: str, semantics: str,
-                  max_states: int, seconds: float, workers: int) -> None:
-    """Grade RESPONSES against the questions in DATA (a file or a folder of them)."""
-    from .data import load_items
+                  just_rule: str, tasks: tuple[str, ...], kinds: tuple[str, ...],
+                  limit: int | None, progress: bool, max_states: int, seconds: float,
+                  workers: int) -> None:
+    """Grade RESPONSES against the questions in DATA (a file or a folder of them).
+
+    Only the questions selected by --task/--kind/--limit are graded (all by default); a
+    selected question without a response scores 0 as 'missing'.
+    """
+    from .data import load_items, select_items
     from .model import Budget
     from .report import format_table, summarize
     from .score import grade_all, match_responses, read_responses
 
+    _need_lark()
     try:
-        items = load_items(data)
+        items = select_items(load_items(data), tasks, kinds, limit)
         responses = match_responses(items, read_responses(responses_path), responses_path)
         rows = []
         with open(out_path, "w", encoding="utf-8") as out:
             for row in grade_all(items, responses, semantics, Budget(max_states, seconds),
-                                 workers):
+                                 workers, just_rule, progress):
                 out.write(json.dumps(row) + "\n")
                 rows.append(row)
     except (PlanetariumError, OSError) as err:
         _fail(err)
     click.echo(format_table(summarize(rows)))
+    missing = sum(r["status"] == "missing" for r in rows)
+    if missing:
+        click.echo(f"{missing} of {len(rows)} questions have no response and score 0 "
+                   "('missing'); if the responses answered a selection (--task/--kind/--limit), "
+                   "give 'acp score' the same options")
     slowest = max(rows, key=lambda r: r["seconds"], default=None)
     if slowest:
         click.echo(f"slowest: {slowest['kind']}/{slowest['task']} {slowest['id']} "
@@ -81,6 +121,7 @@ def gold_command(data: str, out_path: str) -> None:
     from .gold import render_gold
 
     written = 0
+    _need_lark()
     try:
         items = load_items(data)
         with open(out_path, "w", encoding="utf-8") as out:
@@ -100,41 +141,55 @@ def gold_command(data: str, out_path: str) -> None:
 
 @acp_group.command("report")
 @click.argument("results", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary as JSON (several files: an object keyed by file).")
 def report_command(results: tuple[str, ...], as_json: bool) -> None:
-    """Mean score and standard error per task over one or more RESULTS files."""
-    from .report import format_table, summarize
+    """Mean score and standard error per task for each RESULTS file (one column per file;
+    runs are never pooled)."""
+    from .report import format_columns, format_table, summarize
+
+    summaries = {}
+    for path in results:
+        if path in summaries:
+            _fail(f"{path} is named twice")
+        try:
+            summaries[path] = summarize(_result_rows(path))
+        except (PlanetariumError, OSError) as err:
+            _fail(err)
+    if as_json:
+        single = len(summaries) == 1
+        click.echo(json.dumps(next(iter(summaries.values())) if single else summaries, indent=2))
+    elif len(summaries) == 1:
+        click.echo(format_table(next(iter(summaries.values()))))
+    else:
+        click.echo(format_columns(summaries))
+
+
+def _result_rows(path: str) -> list[dict]:
+    from .data import AcpDataError
 
     rows = []
-    for path in results:
-        with open(path, "rb") as handle:
-            for number, line in _lines_or_fail(handle, path):
-                try:
-                    row = decode(line)
-                except JsonLineError as err:
-                    _fail(f"{path}: line {number}: not valid JSON: {err}")
-                if not isinstance(row, dict) or "task" not in row or "score" not in row:
-                    _fail(f"{path}: line {number}: expected a result row with 'task' and 'score'")
-                rows.append(row)
-    summary = summarize(rows)
-    click.echo(json.dumps(summary, indent=2) if as_json else format_table(summary))
-
-
-def _lines_or_fail(handle, path: str):
-    """The numbered lines of a results file; an endless line (``/dev/zero``) is one error."""
-    try:
-        yield from numbered_lines(handle, path)
-    except JsonLineError as err:
-        _fail(str(err))
+    with open(path, "rb") as handle:
+        for number, line in numbered_lines(handle, path):
+            try:
+                row = decode(line)
+            except JsonLineError as err:  # bad JSON, or an integer past Python's digit limit
+                raise AcpDataError(f"{path}: line {number}: not valid JSON ({err})") from err
+            if not isinstance(row, dict) or "task" not in row or "score" not in row:
+                raise AcpDataError(f"{path}: line {number}: expected a result row with 'task' "
+                                   "and 'score'")
+            rows.append(row)
+    return rows
 
 
 @acp_group.command("check-labels")
 @click.argument("data", type=click.Path(exists=True))
 @click.option("--out", "out_path", type=click.Path(dir_okay=False),
               help="JSON report: the reader's checks per domain, the table, one row per question.")
+@click.option("--progress/--no-progress", default=True, show_default=True)
 @_budget_options
-def check_labels_command(data: str, out_path: str | None, max_states: int, seconds: float,
-                         workers: int) -> None:
+def check_labels_command(data: str, out_path: str | None, progress: bool, max_states: int,
+                         seconds: float, workers: int) -> None:
     """Check every yes/no and multiple-choice label in DATA under our STRIPS semantics.
 
     DATA must hold the generative records of the same domains: their PDDL teaches (and checks)
@@ -147,9 +202,11 @@ def check_labels_command(data: str, out_path: str | None, max_states: int, secon
     from .labelreport import check_labels, domain_report, format_table, reader_lines, summarize
     from .model import Budget
 
+    _need_lark()
     start = time.perf_counter()
     try:
-        known, rows = check_labels(load_items(data), Budget(max_states, seconds), workers)
+        known, rows = check_labels(load_items(data), Budget(max_states, seconds), workers,
+                                   progress)
     except (PlanetariumError, OSError) as err:
         _fail(err)
     for line in reader_lines(known):

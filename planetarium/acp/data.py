@@ -158,3 +158,12 @@ def load_items(path: str | Path) -> list[AcpItem]:
             seen[key] = str(file)
             items.append(item)
     return items
+
+
+def select_items(items: list[AcpItem], tasks: tuple[str, ...] = (), kinds: tuple[str, ...] = (),
+                 limit: int | None = None) -> list[AcpItem]:
+    """The questions ``benchmark: {tasks, kinds, limit}`` asks in ``eval run``, in file order: the
+    one selection rule shared by asking (the acpbench benchmark) and grading (``acp score
+    --task/--kind/--limit``)."""
+    chosen = [i for i in items if (not tasks or i.task in tasks) and (not kinds or i.kind in kinds)]
+    return chosen[:limit] if limit is not None else chosen

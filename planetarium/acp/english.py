@@ -33,9 +33,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..errors import PlanetariumError
-from ..pddl.domain import Atom, DomainDef, parse_domain
-from ..pddl.problem import Problem, read_problem
-from .data import AcpDataError, AcpItem
+from ..pddl.domain import Atom, DomainDef
+from ..pddl.problem import Problem
+from .adl import read_task
+from .data import AcpItem
 from .gold import as_step
 from .model import AcpTask
 from .phrases import Dictionary, PhraseError, Template, harvest, normalize
@@ -50,7 +51,7 @@ class Domain:
     """One domain as learned from its generative records (see the module docstring)."""
 
     name: str
-    domain: DomainDef
+    domain: DomainDef | None  # None when the records' PDDL cannot be read (see conflict)
     text: DomainText | None
     introduction: str
     actions: Dictionary
@@ -73,10 +74,10 @@ class Domain:
                 and self.count("exact") + self.count("equivalent") > 0)
 
     def why_unsupported(self) -> str:
-        if self.text is None:
-            return f"no English reader for PDDL domain '{self.name}'"
         if self.conflict is not None:
             return self.conflict
+        if self.text is None:
+            return f"no English reader for PDDL domain '{self.name}'"
         for what, checks, total in (("generative records", self.verdicts, self.records),
                                     ("described actions", self.action_checks,
                                      sum(map(len, self.action_checks.values())))):
@@ -95,11 +96,9 @@ class Domain:
 
 
 def domain_key(item: AcpItem) -> str:
-    """The PDDL domain name of a generative record."""
+    """The PDDL domain name of a generative record (``?`` when it names none)."""
     match = re.search(r"\(\s*domain\s+([^\s()]+)", item.domain_pddl or "", re.IGNORECASE)
-    if match is None:
-        raise AcpDataError(f"question {item.id}: its PDDL domain has no name")
-    return match.group(1).lower()
+    return "?" if match is None else match.group(1).lower()
 
 
 def introduction(contexts: list[str], text: DomainText | None) -> str:
@@ -192,7 +191,10 @@ def _unify(lifted: Atom, ground: Atom) -> dict[str, str] | None:
 
 
 def _verdict(known: Domain, item: AcpItem) -> tuple[str, str]:
-    truth = read_problem(item.problem_pddl.lower(), known.domain)
+    try:
+        truth = read_task(item.domain_pddl, item.problem_pddl)[1]
+    except PlanetariumError as err:
+        return "refused", f"its own PDDL problem cannot be read: {err}"
     with_goal = GOAL.search(normalize(item.context)) is not None
     try:
         read = known.read(item.context)
@@ -225,39 +227,56 @@ def _action_verdict(known: Domain, item: AcpItem) -> tuple[str, str]:
     return "right", ""
 
 
+def _unusable(name: str, records: list[AcpItem], why: str) -> Domain:
+    """A domain whose questions are reported ``unchecked`` with ``why`` (the rest go on)."""
+    return Domain(name, None, None, introduction([r.context for r in records], None),
+                  Dictionary(()), Dictionary(()), conflict=why,
+                  verdicts={"unread": [(r.id, why) for r in records]})
+
+
+def _learn_domain(name: str, records: list[AcpItem]) -> Domain:
+    variants = len({normalize(r.domain_pddl) for r in records})
+    if variants > 1:
+        return _unusable(name, records, f"its generative records hold {variants} different "
+                                        "domain PDDLs")
+    try:
+        domain = read_task(records[0].domain_pddl, records[0].problem_pddl)[0]
+    except PlanetariumError as err:
+        return _unusable(name, records, f"cannot read its PDDL: {err}")
+    text = READERS.get(name)
+    if text is None:
+        return _unusable(name, records, f"no English reader for PDDL domain '{name}'")
+    atoms = [t for t in (c.template() for c in text.clauses) if t is not None]
+    for record in records:
+        atoms += harvest(record.context, "propositions")
+        try:
+            atoms += induce_goal_templates(record.context,
+                                           read_task(record.domain_pddl, record.problem_pddl)[1])
+        except PlanetariumError:
+            continue  # _verdict reports this record refused
+    known = Domain(name, domain, text, introduction([r.context for r in records], text),
+                   Dictionary(t for r in records for t in harvest(r.context, "actions")),
+                   Dictionary(atoms))
+    for record in records:
+        kind, why = _verdict(known, record)
+        known.verdicts.setdefault(kind, []).append((record.id, why))
+        if record.task == "prog" and kind != "refused":
+            kind, why = _action_verdict(known, record)
+            known.action_checks.setdefault(kind, []).append((record.id, why))
+    return known
+
+
 def learn(items: Iterable[AcpItem]) -> dict[str, Domain]:
-    """Every domain of the generative ``items``, learned and checked (see module docstring)."""
+    """Every domain of the generative ``items``, learned and checked (see module docstring).
+
+    Never aborts on one domain: a domain whose PDDL cannot be read, that has no English reader
+    or whose records disagree is kept with the reason, and its questions are ``unchecked``.
+    """
     by_domain: dict[str, list[AcpItem]] = {}
     for item in items:
         if item.kind == "gen":
             by_domain.setdefault(domain_key(item), []).append(item)
-    out = {}
-    for name, records in sorted(by_domain.items()):
-        try:
-            domain = parse_domain(records[0].domain_pddl.lower())
-        except PlanetariumError as err:
-            raise AcpDataError(f"domain {name}: cannot read its PDDL: {err}") from err
-        text = READERS.get(name)
-        atoms = [c.template() for c in text.clauses] if text is not None else []
-        atoms = [t for t in atoms if t is not None]
-        for record in records:
-            atoms += harvest(record.context, "propositions")
-            atoms += induce_goal_templates(record.context,
-                                           read_problem(record.problem_pddl.lower(), domain))
-        known = Domain(name, domain, text, introduction([r.context for r in records], text),
-                       Dictionary(t for r in records for t in harvest(r.context, "actions")),
-                       Dictionary(atoms))
-        variants = len({normalize(r.domain_pddl) for r in records})
-        if variants > 1:
-            known.conflict = f"its generative records hold {variants} different domain PDDLs"
-        for record in records:
-            kind, why = _verdict(known, record)
-            known.verdicts.setdefault(kind, []).append((record.id, why))
-            if record.task == "prog":
-                kind, why = _action_verdict(known, record)
-                known.action_checks.setdefault(kind, []).append((record.id, why))
-        out[name] = known
-    return out
+    return {name: _learn_domain(name, records) for name, records in sorted(by_domain.items())}
 
 
 def domain_of(context: str, known: dict[str, Domain]) -> Domain | None:

@@ -21,19 +21,32 @@ from .model import Budget
 COLUMNS = ("n", "checked") + STATUSES
 
 
-def check_labels(items: Iterable[AcpItem], budget: Budget,
-                 workers: int = 1) -> tuple[dict[str, Domain], list[dict]]:
-    """The learned domains and one row per yes/no or multiple-choice question, in order."""
+def check_labels(items: Iterable[AcpItem], budget: Budget, workers: int = 1,
+                 progress: bool = False) -> tuple[dict[str, Domain], list[dict]]:
+    """The learned domains and one row per yes/no or multiple-choice question, in order;
+    ``progress`` shows a labelled bar on standard error."""
+    from tqdm import tqdm
+
     items = list(items)
     known = learn(items)
     questions = [i for i in items if i.kind in ("bool", "mcq")]
     check = functools.partial(check_item, known=known, budget=budget)
-    if workers <= 1:
-        return known, [check(i) for i in questions]
-    from concurrent.futures import ProcessPoolExecutor
+    with tqdm(total=len(questions), desc="acp check-labels", unit="question",
+              disable=not progress) as bar:
+        if workers <= 1:
+            rows = []
+            for item in questions:
+                rows.append(check(item))
+                bar.update()
+            return known, rows
+        from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return known, list(pool.map(check, questions, chunksize=8))
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            rows = []
+            for row in pool.map(check, questions, chunksize=8):
+                rows.append(row)
+                bar.update()
+            return known, rows
 
 
 def summarize(rows: list[dict], by: tuple[str, ...] = ("kind", "task", "domain")) -> list[dict]:
@@ -67,7 +80,8 @@ def reader_lines(known: dict[str, Domain]) -> list[str]:
     lines = []
     for name, domain in known.items():
         verdicts = ", ".join(f"{k} {domain.count(k)}" for k in ("exact", "equivalent", "refused",
-                                                                 "wrong") if domain.count(k))
+                                                                 "wrong", "unread")
+                             if domain.count(k))
         actions = ", ".join(f"{k} {len(v)}" for k, v in sorted(domain.action_checks.items()))
         state = "supported" if domain.supported else f"UNCHECKED: {domain.why_unsupported()}"
         lines.append(f"{name:17} {domain.records:>3} generative records: {verdicts}; "

@@ -16,7 +16,11 @@ decided with the exact machinery of the generative scorers:
   questions); so the yes/no "valid in this problem" asks whether every step is an action of the
   task — "a plan for the current state" is asked separately;
 * ``just``: removing the action (or the pair of consecutive actions) at some place where the
-  plan has it leaves a plan;
+  plan has it leaves a plan.  An action the plan repeats has two readings, and the generator
+  uses both: its "yes" examples remove some occurrence (on dev, often the last), its "no"
+  examples test the first one.  Where the two readings differ, a label that either reading
+  makes right is ``true`` (the reason says which), and another option counts against a
+  multiple-choice label only when it is right under both;
 * ``land``: the fact holds now, or every plan makes it true (the goal is unreachable with it
   forbidden).
 
@@ -41,7 +45,7 @@ from ..strips.validate import validate_plan
 from .data import AcpItem
 from .english import Domain, domain_of
 from .gen import Verdict, action_reachable, is_landmark, reachable, show
-from .model import AcpTask, Budget, Step
+from .model import CLOCK, AcpTask, Budget, Step
 from .phrases import PhraseError, normalize
 from .reader import ReadError
 
@@ -56,6 +60,16 @@ class Claim:
 
     value: bool | None
     reason: str
+    #: ``just`` only: the value under the first-occurrence reading, where it differs
+    first_occurrence: bool | None = None
+
+    def matches(self, want: bool) -> bool:
+        """Whether either reading gives ``want``."""
+        return self.value == want or self.first_occurrence == want
+
+    @property
+    def surely_true(self) -> bool:
+        return bool(self.value) and self.first_occurrence is not False
 
 
 Judge = Callable[[str], Claim]
@@ -218,15 +232,19 @@ def _just(frame: _Frame, match: re.Match) -> Judge:
                   if plan[i:i + len(removed)] == removed]
         if not places:
             return Claim(False, "the plan has no " + " followed by ".join(map(show, removed)))
-        for i in places:
-            rest = plan[:i] + plan[i + len(removed):]
-            if validate_plan(frame.model.domain, frame.model.problem, rest).ok:
-                return Claim(True, f"without step(s) {i}..{i + len(removed) - 1} it is a plan")
-        result = validate_plan(frame.model.domain, frame.model.problem,
-                               plan[:places[0]] + plan[places[0] + len(removed):])
-        return Claim(False, f"removing it at step {places[0]}"
-                     + (f" (or {len(places) - 1} other place(s))" if len(places) > 1 else "")
-                     + f" leaves no plan: {result.message}")
+        results = [validate_plan(frame.model.domain, frame.model.problem,
+                                 plan[:i] + plan[i + len(removed):]) for i in places]
+        good = [i for i, r in zip(places, results, strict=True) if r.ok]
+        span = len(removed) - 1
+        if not good:
+            more = f" (and at its {len(places) - 1} other place(s))" if len(places) > 1 else ""
+            return Claim(False, f"removing it at step {places[0]}{more} leaves no plan: "
+                                f"{results[0].message}")
+        if good[0] == places[0]:
+            return Claim(True, f"without step(s) {good[0]}..{good[0] + span} it is a plan")
+        return Claim(True, f"without step(s) {good[0]}..{good[0] + span} it is a plan, but not "
+                           f"without its first occurrence at {places[0]} ({results[0].message})",
+                     first_occurrence=False)
 
     return judge
 
@@ -300,7 +318,11 @@ def _outcome(item: AcpItem, frame: _Frame) -> tuple[str, str]:
             return "undecided", claim.reason
         ours = "yes" if claim.value else "no"
         label = str(item.answer).strip().lower()
-        return ("true" if ours == label else "false"), f"{ours}: {claim.reason}"
+        if claim.matches(label == "yes"):
+            if ours != label:
+                return "true", f"{label} under the first-occurrence reading: {claim.reason}"
+            return "true", f"{ours}: {claim.reason}"
+        return "false", f"{ours}: {claim.reason}"
     match = re.match(mcq_pattern, question)
     if match is None:
         raise ReadError("the question is not in a known form")
@@ -325,9 +347,10 @@ def _choose(item: AcpItem, judge: Judge) -> tuple[str, str]:
         raise ReadError(f"option {label}: {mine}")
     if mine.value is None:
         return "undecided", f"option {label}: {mine.reason}"
-    others_true = [k for k, c in claims.items() if k != label and isinstance(c, Claim) and c.value]
+    others_true = [k for k, c in claims.items()
+                   if k != label and isinstance(c, Claim) and c.surely_true]
     unread = [k for k, c in claims.items() if k != label and not isinstance(c, Claim)]
-    if not mine.value:
+    if not mine.matches(True):
         right = f"; right: {', '.join(others_true)}" if others_true else ""
         return "false", f"option {label}: {mine.reason}{right}"
     if others_true:
@@ -353,7 +376,7 @@ def check_item(item: AcpItem, known: dict[str, Domain], budget: Budget) -> dict:
     else:
         try:
             model = AcpTask(domain.domain, domain.read(item.context), budget)
-            model.cache["deadline"] = time.monotonic() + budget.seconds
+            model.cache["deadline"] = CLOCK() + budget.seconds
             status, reason = _outcome(item, _Frame(domain, model))
         except (ReadError, PhraseError) as err:
             status, reason = "unreadable", str(err)

@@ -4,7 +4,8 @@ Validation and justification questions quote a plan (``"(a x) (b y)"`` or ``[(a 
 progression questions describe their action in words (``"debark car c2 to location l1 from the
 ferry"``).  The plan is read with the answer grammar; the described action is matched against
 the ground actions applicable in the current state by the objects it names (and, to break ties,
-the words of the action name), and an ambiguous description is reported, never guessed.
+the words of the action name, which the description may split: "pick up" for ``pickup-laser``),
+and an ambiguous description is reported, never guessed.
 """
 
 from __future__ import annotations
@@ -35,6 +36,14 @@ def question_plan(question: str) -> list[Step]:
     raise ValueError("the question quotes no plan")
 
 
+def _names(action: str, words: list[str]) -> bool:
+    """Whether every word of the action name (split at ``-`` and ``_``) is in the description,
+    as a word or as consecutive words run together ("pick up" for ``pickup``)."""
+    joined = {"".join(words[i:j]) for i in range(len(words))
+              for j in range(i + 1, min(i + 4, len(words) + 1))}
+    return all(part in joined for part in re.split(r"[-_]", action) if part)
+
+
 def described_action(task: AcpTask, question: str) -> tuple[Step | None, str]:
     """The applicable ground action a progression question describes, or ``None`` and why."""
     match = _QUOTED.search(question)
@@ -46,8 +55,7 @@ def described_action(task: AcpTask, question: str) -> tuple[Step | None, str]:
     if not candidates:
         candidates = [s for s in task.applicable() if not Counter(s[1:]) - objects]
     if len(candidates) > 1:
-        named = [s for s in candidates
-                 if all(part in words for part in re.split(r"[-_]", s[0]) if part)]
+        named = [s for s in candidates if _names(s[0], words)]
         candidates = named or candidates
     if len(candidates) > 1:
         effects = {task.effects(s) for s in candidates}

@@ -42,3 +42,24 @@ def format_table(rows: list[dict]) -> str:
         lines.append(f"{r['kind']:5} {r['task']:7} {r['n']:>5} {r['decided']:>7} {mean:>7} "
                      f"{err:>7} {r['undecided']:>9}  {statuses}")
     return "\n".join(lines)
+
+
+def format_columns(summaries: dict[str, list[dict]]) -> str:
+    """One row per (kind, task), one column per results file: ``mean±stderr (decided/n)``."""
+    names = list(summaries)
+    cells: dict[tuple[str, str], dict[str, str]] = {}
+    for name, rows in summaries.items():
+        for r in rows:
+            mean = "-" if r["mean"] is None else f"{r['mean']:.3f}"
+            err = "" if r["stderr"] is None else f"±{r['stderr']:.3f}"
+            cells.setdefault((r["kind"], r["task"]), {})[name] = (
+                f"{mean}{err} ({r['decided']}/{r['n']})")
+    width = max([len(c) for row in cells.values() for c in row.values()] + [12])
+    lines = [f"{'kind':5} {'task':7}  " + "  ".join(f"[{i + 1}]".rjust(width)
+                                                     for i in range(len(names)))]
+    for (kind, task), row in sorted(cells.items()):
+        lines.append(f"{kind:5} {task:7}  " + "  ".join(row.get(n, "-").rjust(width)
+                                                        for n in names))
+    lines += [f"[{i + 1}] {name}" for i, name in enumerate(names)]
+    lines.append("mean±stderr over decided questions (decided/n); runs are never pooled")
+    return "\n".join(lines)

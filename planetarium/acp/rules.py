@@ -119,7 +119,7 @@ GRID = DomainText("grid", (
     Clause(r"Some positions on the grid are locked and can be opened with a key of a matching "
            r"shape\. The robot has an arm that can pick up a key when the key is in same location "
            r"as the robot and the arm is empty\."),
-    Clause(r"There (?:are|is) \d+ keys? in \d+ different shapes?:"),
+    Clause(r"There (?:are|is) \d+ keys? in \d+ different shapes?[:.]"),
     Clause(r"Key {k} is of shape {s}", ("key-shape {k} {s}",)),
     Clause(r"Currently, the robot is at position {p} and its arm is empty",
            ("at-robot {p}", "arm-empty")),
@@ -251,6 +251,7 @@ ROVERS = DomainText("rover", (
     Clause(r"Rover\(s\) {rs+} (?:is|are) equipped for rock analysis",
            ("equipped_for_rock_analysis {rs}",)),
     Clause(r"Rover\(s\) {rs+} (?:is|are) equipped for imaging", ("equipped_for_imaging {rs}",)),
+    Clause(r"No rovers are equipped for (?:soil analysis|rock analysis|imaging)"),
     Clause(r"Rover {r} has store {s}", ("store_of {s} {r}",)),
     Clause(r"Rover {r} has {cs+} on board", ("on_board {cs} {r}",)),
     Clause(r"Camera {c} can be calibrated on {o}", ("calibration_target {c} {o}",)),

@@ -65,16 +65,27 @@ def match_responses(items: list[AcpItem], responses: list[dict],
     return out
 
 
+#: The hard wall-clock cap of one answer, as a multiple of its CPU budget (``Budget.seconds``):
+#: the CPU budget decides verdicts the same way on a busy machine and an idle one; the wall cap
+#: only bounds the call when other work starves it (``acp score --seconds 20`` returns within
+#: 60 s + 1 s whatever the load).
+WALL_FACTOR = 3.0
+
+
 def grade_item(item: AcpItem, response: object, semantics: str = "paper",
-               budget: Budget | None = None) -> dict:
-    """One result row: id, task, kind, score, status, reason, seconds."""
+               budget: Budget | None = None, just_rule: str = "subsequence") -> dict:
+    """One result row: id, task, kind, score, status, reason, seconds.
+
+    ``semantics`` and ``just_rule``: the definitions (:mod:`.gen`'s docstring).
+    """
     from .choice import score_choice
     from .model import AcpTask
 
     start = time.perf_counter()
     seconds = (budget or Budget()).seconds
+    wall = WALL_FACTOR * seconds
     try:
-        with time_limit(seconds), collector_paused():  # searches below look at the limit
+        with time_limit(wall), collector_paused():  # searches below look at the limit
             if item.kind == "gen":
                 task = None
                 if budget is not None:
@@ -84,11 +95,11 @@ def grade_item(item: AcpItem, response: object, semantics: str = "paper",
                         raise
                     except PlanetariumError:  # score_gen reports an unreadable question itself
                         task = None
-                verdict = score_gen(item, response, task, semantics)
+                verdict = score_gen(item, response, task, semantics, just_rule)
             else:
                 verdict = score_choice(item, response)
     except ResourceLimitError as err:
-        verdict = Verdict(None, "undecided", f"no verdict within {seconds:g} s: {err}")
+        verdict = Verdict(None, "undecided", f"no verdict within {wall:g} s of wall time: {err}")
     return _row(item, verdict, time.perf_counter() - start)
 
 
@@ -98,27 +109,36 @@ def _row(item: AcpItem, verdict: Verdict, seconds: float) -> dict:
 
 
 def _grade_job(job: tuple) -> dict:
-    item, answered, response, semantics, budget = job
+    item, answered, response, semantics, budget, just_rule = job
     if not answered:
         return _row(item, Verdict(0.0, "missing", "no response for this question"), 0.0)
-    return grade_item(item, response, semantics, budget)
+    return grade_item(item, response, semantics, budget, just_rule)
 
 
 def grade_all(items: list[AcpItem], responses: dict[tuple[str, str, str], object],
               semantics: str = "paper", budget: Budget | None = None,
-              workers: int = 1) -> Iterator[dict]:
+              workers: int = 1, just_rule: str = "subsequence",
+              progress: bool = False) -> Iterator[dict]:
     """A row per question, in order; a question without a response scores 0 (``missing``).
 
     With ``workers`` > 1 questions are graded in a process pool: the exact searches are
-    CPU-bound and independent, and each keeps its own per-answer time budget.
+    CPU-bound and independent, and each keeps its own per-answer time budget.  ``progress``
+    shows a labelled bar on standard error.
     """
-    keys = [(item.kind, item.task, item.id) for item in items]
-    jobs = [(item, key in responses, responses.get(key), semantics, budget)
-            for item, key in zip(items, keys, strict=True)]
-    if workers <= 1:
-        yield from map(_grade_job, jobs)
-        return
-    from concurrent.futures import ProcessPoolExecutor
+    from tqdm import tqdm
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_grade_job, jobs, chunksize=8)
+    keys = [(item.kind, item.task, item.id) for item in items]
+    jobs = [(item, key in responses, responses.get(key), semantics, budget, just_rule)
+            for item, key in zip(items, keys, strict=True)]
+    with tqdm(total=len(jobs), desc="acp score", unit="question", disable=not progress) as bar:
+        if workers <= 1:
+            for row in map(_grade_job, jobs):
+                bar.update()
+                yield row
+            return
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for row in pool.map(_grade_job, jobs, chunksize=4):
+                bar.update()
+                yield row

@@ -118,19 +118,14 @@ class AcpBenchmark(Benchmark):
     breakdowns = (("kind",), ("kind", "task"))
 
     def load_items(self, config: AcpConfig) -> list[Row]:
-        from ..acp.data import load_items, task_files
+        from ..acp.data import load_items, select_items, task_files
 
-        rows = []
-        for path in task_files(config.dataset):
-            if None not in config.split and path.name.split(".")[0] not in config.split:
-                continue  # a null split selects every file
-            for item in load_items(path):
-                if (config.tasks and item.task not in config.tasks) or (
-                        config.kinds and item.kind not in config.kinds):
-                    continue
-                rows.append({**dataclasses.asdict(item), "question_id": item.id,
-                             "id": f"{item.kind}/{item.task}/{item.id}"})
-        return rows[: config.limit] if config.limit is not None else rows
+        items = [item for path in task_files(config.dataset)
+                 if None in config.split or path.name.split(".")[0] in config.split
+                 for item in load_items(path)]  # a null split selects every file
+        return [{**dataclasses.asdict(item), "question_id": item.id,
+                 "id": f"{item.kind}/{item.task}/{item.id}"}
+                for item in select_items(items, config.tasks, config.kinds, config.limit)]
 
     def messages(self, config: AcpConfig, item: Row) -> Messages:
         return _prompt(_prompts_dir(config), item["kind"], item["task"]).messages(_to_item(item))

@@ -42,6 +42,13 @@ class DomainDef:
     actions: Mapping[str, Action]
     static_predicates: frozenset[str] = field(default=frozenset())
 
+    def __reduce__(self):
+        """Pickle the read-only tables as plain dicts (process pools send parsed domains to
+        their workers) and rebuild them read-only."""
+        return (_domain_from_tables, (self.name, self.requirements, dict(self.types),
+                                      dict(self.predicates), dict(self.actions),
+                                      self.static_predicates))
+
     @property
     def typed(self) -> bool:
         return ":typing" in self.requirements
@@ -55,6 +62,11 @@ class DomainDef:
             seen.add(sub)
             sub = self.types.get(sub, "object")
         return False
+
+
+def _domain_from_tables(name, requirements, types, predicates, actions, static) -> DomainDef:
+    return DomainDef(name, requirements, MappingProxyType(types), MappingProxyType(predicates),
+                     MappingProxyType(actions), static)
 
 
 def parse_typed_list(items: SList, default: str = "object") -> list[tuple[str, str]]:

@@ -16,7 +16,7 @@ Everything here works on the ground instances of :func:`~planetarium.strips.sear
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from ..errors import ResourceLimitError
 from ..pddl.domain import Atom
@@ -44,40 +44,50 @@ def relaxed_closure(instances: Iterable[GroundInstance], state: Iterable[Atom],
     return reached
 
 
-def plan_exists(task: GroundTask, max_states: int, timeout_s: float | None = None) -> list | None:
+Clock = Callable[[], float]
+
+
+def plan_exists(task: GroundTask, max_states: int, timeout_s: float | None = None,
+                clock: Clock = time.monotonic) -> list | None:
     """A plan for ``task`` or ``None`` when every reachable state was seen without the goal."""
-    return search(task, timeout_s=timeout_s, max_states=max_states)
+    return search(task, timeout_s=timeout_s, max_states=max_states, clock=clock)
 
 
-def _check(deadline: float | None, what: str) -> None:
-    if deadline is not None and time.monotonic() > deadline:
+def _check(deadline: float | None, what: str, clock: Clock = time.monotonic) -> None:
+    if deadline is not None and clock() > deadline:
         raise ResourceLimitError(f"{what} ran out of time")
 
 
 def optimal_length(task: GroundTask, max_states: int, bound: int | None = None,
-                   deadline: float | None = None) -> int | None:
+                   deadline: float | None = None, clock: Clock = time.monotonic,
+                   merge: Callable[[int], int] | None = None) -> int | None:
     """Length of a shortest plan (breadth-first search), ``None`` when the goal is unreachable.
 
     With ``bound`` the search stops after that depth and returns ``None`` if the goal was not
     met within it (then ``None`` means "longer than ``bound`` or unreachable").  Raises
-    :class:`ResourceLimitError` after ``max_states`` states or past ``deadline``.
+    :class:`ResourceLimitError` after ``max_states`` states or past ``deadline`` (a value of
+    ``clock``: wall-clock by default, ``time.process_time`` for a budget of CPU time).
+    ``merge`` maps a state to a symmetric one (:class:`~.symmetry.StateMerger`), so that
+    symmetric states are searched once.
     """
     goal = task.goal
     if task.init & goal == goal:
         return 0
+    merge = merge or _same
     operators = list(zip(task.pre, task.add, task.delete, strict=True))
-    seen = {task.init}
-    frontier = [task.init]
+    start = merge(task.init)
+    seen = {start}
+    frontier = [start]
     depth = 0
     while frontier and (bound is None or depth < bound):
         depth += 1
         nxt = []
         for number, state in enumerate(frontier):
             if not number & 0x3FF:
-                _check(deadline, "breadth-first search")
+                _check(deadline, "breadth-first search", clock)
             for pre, add, delete in operators:
                 if state & pre == pre:
-                    succ = (state & ~delete) | add
+                    succ = merge((state & ~delete) | add)
                     if succ not in seen:
                         if succ & goal == goal:
                             return depth
@@ -90,15 +100,22 @@ def optimal_length(task: GroundTask, max_states: int, bound: int | None = None,
     return None
 
 
-def h2_reachable_pairs(instances: Iterable[GroundInstance],
-                       state: Iterable[Atom]) -> dict[Atom, set[Atom]]:
+def _same(state: int) -> int:
+    return state
+
+
+def h2_reachable_pairs(instances: Iterable[GroundInstance], state: Iterable[Atom],
+                       deadline: float | None = None,
+                       clock: Clock = time.monotonic) -> dict[Atom, set[Atom]]:
     """The h^2 reachability fixpoint: for each atom, the atoms it may hold together with.
 
     ``pairs[p]`` contains ``q`` unless ``p`` and ``q`` are proven mutex (never true in the same
     reachable state); ``p`` is missing as a key when it is unreachable.  This is Haslum and
     Geffner's h^2 as a reachability test: an action can add ``p`` next to a surviving ``q`` only
     when ``q`` is pairwise compatible with all its preconditions, so the result over-approximates
-    the pairs of reachable states and every pair it leaves out is a sound mutex.
+    the pairs of reachable states and every pair it leaves out is a sound mutex.  Raises
+    :class:`ResourceLimitError` past ``deadline`` (a value of ``clock``): on a task with
+    hundreds of thousands of actions the fixpoint itself takes long.
     """
     state = set(state)
     pairs: dict[Atom, set[Atom]] = {p: set(state) for p in state}
@@ -106,7 +123,9 @@ def h2_reachable_pairs(instances: Iterable[GroundInstance],
     changed = True
     while changed:
         changed = False
-        for _, pre, add, delete in instances:
+        for number, (_, pre, add, delete) in enumerate(instances):
+            if not number & 0xFF:
+                _check(deadline, "h^2", clock)
             if not all(p in pairs and pre <= pairs[p] for p in pre):
                 continue
             if pre:
@@ -143,7 +162,9 @@ def h2_mutex(pairs: dict[Atom, set[Atom]], atoms: Iterable[Atom]) -> tuple[Atom,
 
 class LMCut:
     """The LM-cut heuristic (Helmert and Domshlak 2009) for unit-cost tasks: admissible, so A*
-    with it returns shortest plans.  Built once per :class:`GroundTask`, evaluated per state."""
+    with it returns shortest plans.  Built once per :class:`GroundTask`, evaluated per state;
+    values are kept, so several searches over one task (from a state and from its successors)
+    evaluate each state once."""
 
     def __init__(self, task: GroundTask) -> None:
         n = len(task.atoms)
@@ -154,6 +175,8 @@ class LMCut:
         adds.append([self.goal_fact])
         self.pre, self.add = pres, adds
         self.base_cost = [1] * len(task.pre) + [0]
+        self.pre_len = [len(p) for p in pres]
+        self.known: dict[int, float] = {}  # state -> value: searches from nearby states share it
         self.by_pre: list[list[int]] = [[] for _ in range(n + 2)]
         self.by_add: list[list[int]] = [[] for _ in range(n + 2)]
         for op, pre in enumerate(pres):
@@ -165,38 +188,57 @@ class LMCut:
         self.n = n
 
     def _hmax(self, facts: list[int], cost: list[int]) -> tuple[list[float], list[int], list[int]]:
-        import heapq
+        """h^max from ``facts`` under ``cost``: each fact's cost, each operator's most costly
+        precondition (its pcf) and how many of its preconditions were never reached.
 
+        Costs are small non-negative integers (unit costs, lowered by the cuts), so the queue
+        is a list of buckets rather than a heap.
+        """
         inf = float("inf")
         dist = [inf] * (self.n + 2)
-        waiting = [len(p) for p in self.pre]
+        waiting = list(self.pre_len)
         pcf = [-1] * len(self.pre)
-        best = [-1.0] * len(self.pre)
-        heap = []
-        for f in facts + [self.start]:
+        buckets: list[list[int]] = [[]]
+        for f in facts:
             dist[f] = 0
-            heap.append((0, f))
-        heapq.heapify(heap)
-        while heap:
-            d, f = heapq.heappop(heap)
-            if d > dist[f]:
-                continue
-            for op in self.by_pre[f]:
-                if d > best[op]:
-                    best[op], pcf[op] = d, f
-                waiting[op] -= 1
-                if waiting[op] == 0:
-                    value = d + cost[op]
-                    for q in self.add[op]:
-                        if value < dist[q]:
-                            dist[q] = value
-                            heapq.heappush(heap, (value, q))
+        dist[self.start] = 0
+        buckets[0] = facts + [self.start]
+        by_pre, add = self.by_pre, self.add
+        d = 0
+        while d < len(buckets):
+            for f in buckets[d]:
+                if dist[f] != d:
+                    continue
+                for op in by_pre[f]:
+                    waiting[op] -= 1
+                    if waiting[op] == 0:
+                        pcf[op] = f  # reached last, so its cost is the maximum
+                        value = d + cost[op]
+                        for q in add[op]:
+                            if value < dist[q]:
+                                dist[q] = value
+                                while len(buckets) <= value:
+                                    buckets.append([])
+                                buckets[value].append(q)
+            d += 1
         return dist, pcf, waiting
 
     def __call__(self, state: int) -> float:
-        facts = [i for i in range(self.n) if state >> i & 1]
+        known = self.known.get(state)
+        if known is None:
+            known = self.known[state] = self._evaluate(state)
+        return known
+
+    def _evaluate(self, state: int) -> float:
+        facts = []
+        rest = state
+        while rest:
+            low = rest & -rest
+            facts.append(low.bit_length() - 1)
+            rest ^= low
         cost = list(self.base_cost)
         total = 0
+        by_add, by_pre, add = self.by_add, self.by_pre, self.add
         while True:
             dist, pcf, waiting = self._hmax(facts, cost)
             if dist[self.goal_fact] == float("inf"):
@@ -207,21 +249,23 @@ class LMCut:
             stack = [self.goal_fact]
             while stack:
                 q = stack.pop()
-                for op in self.by_add[q]:
+                for op in by_add[q]:
                     if cost[op] == 0 and waiting[op] == 0 and pcf[op] not in zone:
                         zone.add(pcf[op])
                         stack.append(pcf[op])
-            reached = set(facts) | {self.start}  # from the state, never entering the zone
+            reached = set(facts)  # from the state, never entering the zone
+            reached.add(self.start)
             stack = list(reached)
             cut = []
             while stack:
                 f = stack.pop()
-                for op in self.by_pre[f]:
+                for op in by_pre[f]:
                     if pcf[op] != f or waiting[op]:
                         continue
-                    if any(q in zone for q in self.add[op]):
+                    effects = add[op]
+                    if not zone.isdisjoint(effects):
                         cut.append(op)
-                    for q in self.add[op]:
+                    for q in effects:
                         if q not in zone and q not in reached:
                             reached.add(q)
                             stack.append(q)
@@ -232,34 +276,41 @@ class LMCut:
 
 
 def astar_length(task: GroundTask, max_states: int, bound: int | None = None,
-                 deadline: float | None = None) -> int | None:
+                 deadline: float | None = None, clock: Clock = time.monotonic,
+                 heuristic: LMCut | None = None,
+                 merge: Callable[[int], int] | None = None) -> int | None:
     """Shortest plan length by A* with LM-cut; ``None`` if unreachable (or longer than ``bound``).
 
     Raises :class:`ResourceLimitError` after ``max_states`` generated states or past
-    ``deadline`` (a ``time.monotonic()`` value).
+    ``deadline`` (a value of ``clock``).  ``heuristic``: an :class:`LMCut` of a task with the
+    same atoms, operators and goal (only ``init`` may differ), whose cached values are reused;
+    ``merge``: as for :func:`optimal_length`.
     """
     import heapq
     from itertools import count
 
-    h = LMCut(task)
+    h = heuristic if heuristic is not None else LMCut(task)
+    merge = merge or _same
     goal = task.goal
     operators = list(zip(task.pre, task.add, task.delete, strict=True))
-    h0 = h(task.init)
+    start = merge(task.init)
+    h0 = h(start)
     if h0 == float("inf") or (bound is not None and h0 > bound):
         return None
-    g_best = {task.init: 0}
+    g_best = {start: 0}
     tie = count()
-    frontier = [(h0, next(tie), 0, task.init)]
+    frontier = [(h0, 0, next(tie), start)]  # equal f: deeper first (fewer expansions)
     while frontier:
-        f, _, g, state = heapq.heappop(frontier)
+        f, minus_g, _, state = heapq.heappop(frontier)
+        g = -minus_g
         if g > g_best.get(state, g):
             continue
         if state & goal == goal:
             return g
-        _check(deadline, "A* search")
+        _check(deadline, "A* search", clock)
         for pre, add, delete in operators:
             if state & pre == pre:
-                succ = (state & ~delete) | add
+                succ = merge((state & ~delete) | add)
                 if g + 1 < g_best.get(succ, float("inf")):
                     if len(g_best) >= max_states:
                         raise ResourceLimitError(
@@ -268,5 +319,5 @@ def astar_length(task: GroundTask, max_states: int, bound: int | None = None,
                     if hs == float("inf") or (bound is not None and g + 1 + hs > bound):
                         continue
                     g_best[succ] = g + 1
-                    heapq.heappush(frontier, (g + 1 + hs, next(tie), g + 1, succ))
+                    heapq.heappush(frontier, (g + 1 + hs, -(g + 1), next(tie), succ))
     return None

@@ -60,8 +60,10 @@ def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict
     """Every binding of ``action``'s parameters under which all its preconditions are in ``facts``.
 
     Preconditions are joined one at a time against the facts of their predicate, rarest
-    predicate first (so a type-like predicate with thousands of facts only filters); parameters
-    no precondition mentions range over the objects of their type.
+    predicate first (so a type-like predicate with thousands of facts only filters); one whose
+    variables are all bound by then is a set lookup, not a scan (an inequality or adjacency
+    predicate with a fact per pair of objects stays cheap); parameters no precondition mentions
+    range over the objects of their type.
     """
     params = [v for v, _ in action.parameters]
     pres = sorted(action.precondition, key=lambda p: len(facts.get(p[0], ())))
@@ -72,6 +74,10 @@ def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict
             yield from fill(free, binding)
             return
         pattern = pres[i]
+        if all(not term.startswith("?") or term in binding for term in pattern[1:]):
+            if _instantiate(pattern, binding) in facts.get(pattern[0], ()):
+                yield from extend(i + 1, binding)
+            return
         for fact in facts.get(pattern[0], ()):
             if len(fact) != len(pattern):
                 continue
@@ -186,13 +192,14 @@ def bit_task(instances: Iterable[GroundInstance], state: Iterable[Atom], goal: I
 
 
 def search(task: GroundTask, timeout_s: float | None = None,
-           max_states: int | None = None) -> list[GroundStep] | None:
+           max_states: int | None = None, clock=time.monotonic) -> list[GroundStep] | None:
     """Greedy best-first search (unmet goal count) with duplicate detection.
 
     Returns a plan, or ``None`` after every reachable state was expanded without meeting the goal.
-    Raises :class:`ResourceLimitError` when ``timeout_s`` or ``max_states`` runs out first.
+    Raises :class:`ResourceLimitError` when ``timeout_s`` (seconds of ``clock``: wall-clock by
+    default, ``time.process_time`` for CPU time) or ``max_states`` runs out first.
     """
-    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    deadline = None if timeout_s is None else clock() + timeout_s
     goal = task.goal
     operators = list(zip(task.pre, task.add, task.delete, range(len(task.steps)), strict=True))
     parent: dict[int, tuple[int, int] | None] = {task.init: None}
@@ -204,7 +211,7 @@ def search(task: GroundTask, timeout_s: float | None = None,
         if state & goal == goal:
             return _trace(task, parent, state)
         expanded += 1
-        if expanded % _CLOCK_EVERY == 0 and deadline is not None and time.monotonic() > deadline:
+        if expanded % _CLOCK_EVERY == 0 and deadline is not None and clock() > deadline:
             raise ResourceLimitError(
                 f"generic search ran out of time ({len(parent)} states explored)")
         for pre, add, delete, index in operators:

@@ -1,0 +1,319 @@
+"""The ADL subset ACPBench's domains use, compiled into STRIPS before the core reads them.
+
+The STRIPS core (:mod:`planetarium.pddl.domain`) refuses anything beyond conjunctive positive
+preconditions.  ACPBench's alfworld domain (``alfred``) needs four more things, all of which
+compile away exactly, keeping every action's name and parameters (so answers, plans and
+stored gold name the same ground actions):
+
+* ``(:constants ...)`` become objects of every problem (added when a problem does not declare
+  them itself);
+* ``(not (= ?x ?y))`` in a precondition becomes the static atom ``(acp-distinct ?x ?y)``, whose
+  facts are the ordered pairs of distinct objects that can fill the two parameters: of their
+  types, and, where the action has a static precondition over a parameter, among the objects
+  that precondition's initial facts name there (alfworld's ``(not (= ?o1 ?o2))`` over the root
+  type would otherwise be every pair of a problem's objects);
+* ``(or A B ...)`` in a precondition, when every disjunct is an atom of a static predicate (one
+  no action changes: alfworld's ``objecttype``), becomes the static atom ``(acp-or-N ?vars)``
+  true exactly for the bindings under which some disjunct holds in the initial state, which is
+  where it holds in every reachable state;
+* objects a typed problem declares of the root type ``object`` (alfworld's physical objects)
+  get a type of their own, ``acp-object`` under ``object``: the STRIPS core lets an object of
+  type ``object`` fill any parameter (that is how it reads problems with relaxed typing), which
+  here would let an apple fill an ``?ot - otype`` parameter;
+* ``:action-costs`` with *unit* costs: ``(increase (total-cost) 1)`` effects, the
+  ``(total-cost)`` function, ``(= (total-cost) 0)`` in the initial state and ``(:metric minimize
+  (total-cost))`` are dropped, since plan cost is then plan length.  Any other cost is refused.
+
+Anything else (a disjunction over fluents, a negated fluent, a positive equality) is left in
+place, so the core refuses it with its own message rather than being approximated here.  The
+helper predicates start with ``acp-``, a prefix no ACPBench domain uses; a domain that already
+has one is refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..errors import PDDLSyntaxError, UnsupportedFeatureError
+from ..pddl.domain import DomainDef, parse_domain, parse_typed_list
+from ..pddl.problem import Problem, read_problem
+from ..pddl.sexpr import SList, read_sexprs
+from ..strips.grounding import fits_type
+
+_DISTINCT = "acp-distinct"
+_OBJECT = "acp-object"  # the type of objects declared of the root type (module docstring)
+_MAX_BINDINGS = 1_000_000  # a disjunction's helper facts are enumerated; refuse beyond this
+_COMPILED_REQUIREMENTS = {":adl", ":action-costs", ":equality", ":disjunctive-preconditions"}
+
+
+@dataclass
+class _Compiled:
+    """A compiled domain and what its problems need added."""
+
+    text: str
+    typed: bool = False
+    constants: list[tuple[str, str]] = field(default_factory=list)
+    #: per (not (= x y)): for x and for y, its type and the static (predicate, position)s of it
+    distinct: set[tuple[tuple[str, frozenset], tuple[str, frozenset]]] = field(
+        default_factory=set)
+    disjunctions: dict[str, tuple[tuple[tuple[str, str], ...], tuple[tuple, ...]]] = field(
+        default_factory=dict)  # helper predicate -> (typed variables, disjunct atoms)
+
+
+def _write(expr) -> str:
+    if isinstance(expr, SList):
+        return "(" + " ".join(_write(x) for x in expr) + ")"
+    return str(expr)
+
+
+def _slist(items, line: int) -> SList:
+    out = SList(line)
+    out.extend(items)
+    return out
+
+
+def _head(expr) -> str | None:
+    return expr[0] if isinstance(expr, SList) and expr and isinstance(expr[0], str) else None
+
+
+def _is_atom(expr) -> bool:
+    return _head(expr) is not None and not any(isinstance(x, SList) for x in expr)
+
+
+def _unit_cost(expr) -> bool:
+    """``(increase (total-cost) 1)``; any other ``increase`` is refused."""
+    if _head(expr) != "increase":
+        return False
+    if len(expr) == 3 and _write(expr[1]) == "(total-cost)" and expr[2] in ("1", "1.0"):
+        return True
+    raise UnsupportedFeatureError(f"line {expr.line}: {_write(expr)}: only unit action costs "
+                                  "((increase (total-cost) 1)) are supported")
+
+
+class _DomainCompiler:
+    def __init__(self, define: SList) -> None:
+        self.define = define
+        self.out = _Compiled("")
+        self.params: dict[str, str] = {}
+        self.statics: list = []
+        self.changed: set[str] = set()
+
+    def compile(self) -> _Compiled:
+        sections = [s for s in self.define[2:] if isinstance(s, SList) and s]
+        self.out.typed = any(s[0] == ":requirements" and ":typing" in s[1:] for s in sections) \
+            and any(s[0] == ":types" for s in sections)
+        for action in (s for s in sections if s[0] == ":action"):
+            effect = dict(zip(action[2::2], action[3::2], strict=False)).get(":effect")
+            self.changed |= self._effect_predicates(effect)
+        kept = []
+        extra_predicates = []
+        for section in sections:
+            key = section[0]
+            if key == ":requirements":
+                rest = [r for r in section[1:] if r not in _COMPILED_REQUIREMENTS]
+                if ":strips" not in rest:
+                    rest.insert(0, ":strips")
+                kept.append(_slist([":requirements", *rest], section.line))
+            elif key == ":constants":
+                self.out.constants = [(str(n), _OBJECT if t == "object" and self.out.typed
+                                       else str(t)) for n, t in parse_typed_list(section)]
+            elif key == ":types":
+                kept.append(_slist([*section, _OBJECT, "-", "object"], section.line))
+            elif key == ":functions":
+                names = [_write(f) for f in section[1:] if isinstance(f, SList)]
+                if names != ["(total-cost)"]:
+                    raise UnsupportedFeatureError(f"line {section.line}: functions {names}: only "
+                                                  "(total-cost) with unit costs is supported")
+            elif key == ":predicates":
+                if any(isinstance(p, SList) and p and str(p[0]).startswith("acp-")
+                       for p in section[1:]):
+                    raise UnsupportedFeatureError("the domain already has a predicate named "
+                                                  "acp-..., the prefix of compiled ADL helpers")
+                kept.append(section)
+            elif key == ":action":
+                kept.append(self._action(section, extra_predicates))
+            else:
+                kept.append(section)
+        for section in kept:
+            if section[0] == ":predicates":
+                section.extend(extra_predicates)
+        self.out.text = _write(_slist(list(self.define[:2]) + kept, self.define.line))
+        return self.out
+
+    def _effect_predicates(self, effect) -> set[str]:
+        names, stack = set(), [effect]
+        while stack:
+            node = stack.pop()
+            head = _head(node)
+            if head in ("and", "not"):
+                stack.extend(node[1:])
+            elif head is not None and head != "increase":
+                names.add(head)
+        return names
+
+    def _action(self, section: SList, extra: list) -> SList:
+        fields = dict(zip(section[2::2], section[3::2], strict=False))
+        declared = _slist([":parameters", *(fields.get(":parameters") or [])], section.line)
+        self.params = {str(v): str(t) for v, t in parse_typed_list(declared)}
+        self.statics = self._static_atoms(fields.get(":precondition"))
+        out = _slist(section[:2], section.line)
+        for key, value in zip(section[2::2], section[3::2], strict=False):
+            if key == ":precondition":
+                value = self._condition(value, extra)
+            elif key == ":effect":
+                value = self._effect(value)
+            out.extend([key, value])
+        return out
+
+    def _static_atoms(self, condition) -> list:
+        """The precondition's top-level atoms of predicates no action changes."""
+        out, stack = [], [condition]
+        while stack:
+            node = stack.pop()
+            if _head(node) == "and":
+                stack.extend(node[1:])
+            elif _is_atom(node) and node[0] not in self.changed and node[0] not in ("=", "not"):
+                out.append(node)
+        return out
+
+    def _effect(self, effect):
+        if _unit_cost(effect):
+            return _slist(["and"], effect.line)
+        if _head(effect) == "and":
+            return _slist(["and", *(e for e in effect[1:] if not _unit_cost(e))], effect.line)
+        return effect
+
+    def _condition(self, expr, extra: list):
+        head = _head(expr)
+        if head == "and":
+            return _slist(["and", *(self._condition(x, extra) for x in expr[1:])], expr.line)
+        if head == "not" and len(expr) == 2 and _head(expr[1]) == "=" and len(expr[1]) == 3:
+            left, right = (str(x) for x in expr[1][1:])
+            self.out.distinct.add((self._slot(left), self._slot(right)))
+            if not any(_head(p) == _DISTINCT for p in extra):
+                extra.append(_slist([_DISTINCT, "?x", "?y"], expr.line))
+            return _slist([_DISTINCT, left, right], expr.line)
+        if head == "or" and all(_is_atom(x) and x[0] not in self.changed for x in expr[1:]):
+            return self._disjunction(expr, extra)
+        return expr
+
+    def _slot(self, term: str) -> tuple[str, frozenset]:
+        """``term``'s type and where the action's static preconditions name it."""
+        where = frozenset((atom[0], i) for atom in self.statics for i, x in enumerate(atom[1:])
+                          if x == term)
+        return self._type(term), where
+
+    def _type(self, term: str) -> str:
+        if term.startswith("?"):
+            if term not in self.params:
+                raise PDDLSyntaxError(f"variable {term} is not a parameter of its action")
+            return self.params[term]
+        return dict(self.out.constants).get(term, "object")
+
+    def _disjunction(self, expr: SList, extra: list) -> SList:
+        variables = sorted({str(x) for atom in expr[1:] for x in atom[1:] if x.startswith("?")})
+        typed = tuple((v, self._type(v)) for v in variables)
+        name = f"acp-or-{len(self.out.disjunctions) + 1}"
+        self.out.disjunctions[name] = (typed, tuple(tuple(str(x) for x in a) for a in expr[1:]))
+        declared = [name]
+        for variable, type_name in typed:
+            declared += [variable, "-", type_name]
+        extra.append(_slist(declared, expr.line))
+        return _slist([name, *variables], expr.line)
+
+
+def _needs_compiling(define: SList) -> bool:
+    for section in define[2:]:
+        if (_head(section) == ":requirements"
+                and {x for x in section[1:] if isinstance(x, str)} & _COMPILED_REQUIREMENTS):
+            return True
+        if _head(section) in (":constants", ":functions"):
+            return True
+    return False
+
+
+@lru_cache(maxsize=64)
+def compile_domain(text: str) -> tuple[DomainDef, _Compiled | None]:
+    """The domain as the STRIPS core reads it, and what its problems need (``None`` when the
+    domain was plain STRIPS already).  Cached: every question of a domain shares its text."""
+    forms = read_sexprs(text)
+    if len(forms) != 1 or _head(forms[0]) != "define" or not _needs_compiling(forms[0]):
+        return parse_domain(text), None
+    compiled = _DomainCompiler(forms[0]).compile()
+    return parse_domain(compiled.text), compiled
+
+
+def _problem_text(text: str, compiled: _Compiled) -> str:
+    forms = read_sexprs(text)
+    if len(forms) != 1 or _head(forms[0]) != "define":
+        return text  # the problem reader reports what is wrong with it
+    define = forms[0]
+    kept = []
+    for section in define[2:]:
+        head = _head(section)
+        if head == ":metric":
+            if _write(section) != "(:metric minimize (total-cost))":
+                raise UnsupportedFeatureError(f"line {section.line}: {_write(section)}: only "
+                                              "(:metric minimize (total-cost)) is supported")
+            continue
+        if head == ":objects":
+            objects = parse_typed_list(section)
+            declared = {str(n) for n, _ in objects}
+            section = _slist([":objects"], section.line)
+            for name, type_name in objects:
+                root = type_name == "object" and compiled.typed
+                section.extend([name, "-", _OBJECT if root else type_name])
+            for name, type_name in compiled.constants:
+                if name not in declared:
+                    section.extend([name, "-", type_name])
+        elif head == ":init":
+            section = _slist([":init", *(a for a in section[1:] if _head(a) != "=")],
+                             section.line)
+        kept.append(section)
+    if compiled.constants and not any(_head(s) == ":objects" for s in kept):
+        objects = [":objects"]
+        for name, type_name in compiled.constants:
+            objects += [name, "-", type_name]
+        kept.insert(0, _slist(objects, define.line))
+    return _write(_slist(list(define[:2]) + kept, define.line))
+
+
+def _helper_facts(problem: Problem, domain: DomainDef, compiled: _Compiled) -> set[tuple]:
+    types = problem.type_of
+
+    def pool(type_name: str, where: frozenset = frozenset()) -> list[str]:
+        named = [{a[i + 1] for a in problem.init if a[0] == p} for p, i in where]
+        return [o for o in problem.objects if fits_type(domain, types[o], type_name)
+                and all(o in n for n in named)]
+
+    facts: set[tuple] = set()
+    for left, right in compiled.distinct:
+        facts.update((_DISTINCT, a, b) for a in pool(*left) for b in pool(*right) if a != b)
+    for name, (typed, disjuncts) in compiled.disjunctions.items():
+        pools = [pool(t) for _, t in typed]
+        if math.prod(map(len, pools)) > _MAX_BINDINGS:
+            raise UnsupportedFeatureError(f"a disjunctive precondition over {len(typed)} "
+                                          f"variables has more than {_MAX_BINDINGS} bindings")
+        for values in itertools.product(*pools):
+            binding = dict(zip((v for v, _ in typed), values, strict=True))
+            if any((a[0],) + tuple(binding.get(x, x) for x in a[1:]) in problem.init
+                   for a in disjuncts):
+                facts.add((name, *values))
+    return facts
+
+
+def read_task(domain_text: str, problem_text: str) -> tuple[DomainDef, Problem]:
+    """The question's domain and problem, ADL subset compiled (see the module docstring)."""
+    domain, compiled = compile_domain(domain_text.lower())
+    if compiled is None:
+        return domain, read_problem(problem_text.lower(), domain)
+    problem = read_problem(_problem_text(problem_text.lower(), compiled), domain)
+    helpers = _helper_facts(problem, domain, compiled)
+    if not helpers:
+        return domain, problem
+    return domain, Problem(problem.name, problem.domain, problem.objects, problem.object_types,
+                           problem.init | helpers, problem.goal, problem.negative_goal,
+                           problem.goal_formula)
