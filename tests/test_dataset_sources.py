@@ -51,12 +51,12 @@ def test_the_published_parquet_files_load_with_their_held_out_split(parquet_copy
 
 
 def test_an_eval_config_can_point_at_the_published_files(parquet_copy, published):
+    from planetarium.benchmarks import get_benchmark
     from planetarium.llm.config import make_config
-    from planetarium.llm.runner import select_rows
 
-    config = make_config({"name": "published", "backend": "transformers", "model": "none",
-                          "dataset": str(parquet_copy)})
-    selected = select_rows(config)  # splits default to heldout:test
+    config = make_config({"name": "published", "model": {"backend": "transformers", "model": "none"},
+                          "benchmark": {"name": "planetarium", "dataset": str(parquet_copy)}})
+    selected = get_benchmark("planetarium").load_items(config.benchmark)  # split: heldout:test
     assert len(selected) == sum(r["splits"]["heldout"] == "test" for r in published)
 
 
