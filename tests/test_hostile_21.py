@@ -380,6 +380,8 @@ def test_a_missing_extra_is_one_pip_line_and_nothing_is_written(tmp_path):
 
 
 def test_grade_takes_a_domain_file_and_the_readme_examples_ship(tmp_path):
+    from planetarium.domains.registry import unregister_domain
+
     examples = ROOT / "examples"
     right = run("grade", examples / "truth.pddl", examples / "answer.pddl", "--json")
     assert right.exit_code == 0 and json.loads(right.output)["correct"] is True
@@ -388,7 +390,10 @@ def test_grade_takes_a_domain_file_and_the_readme_examples_ship(tmp_path):
     switches = [examples / "switches-truth.pddl", examples / "switches-answer.pddl"]
     unknown = run("grade", *switches, "--json")
     assert unknown.exit_code == 1 and "unknown domain 'switches'" in unknown.output
-    graded = run("grade", "--domain", examples / "switches-domain.pddl", *switches, "--json")
+    try:  # the command registers the domain in this process: leave the registry as it was
+        graded = run("grade", "--domain", examples / "switches-domain.pddl", *switches, "--json")
+    finally:
+        unregister_domain("switches")
     assert graded.exit_code == 0 and json.loads(graded.output)["correct"] is True
     shadow = tmp_path / "blocksworld.pddl"  # a built-in name is refused, not shadowed
     shadow.write_text((examples / "switches-domain.pddl").read_text().replace(
