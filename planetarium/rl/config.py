@@ -106,7 +106,7 @@ class RLConfig(RunConfig):
     reward: RewardConfig = field(default_factory=RewardConfig)
     generation: GenerationConfig = field(default_factory=GenerationConfig)
     training: GRPOTrainingConfig = field(default_factory=GRPOTrainingConfig)
-    cpu_threads: int | None = setting(None, check=at_least(1))  # null: min(4, cores) on a CPU
+    cpu_threads: int | None = setting(None, check=at_least(1))  # null: the shared CPU cap (llm.threads)
 
     def __post_init__(self) -> None:
         if self.generation.use_vllm and self.quantization.load_in_4bit:

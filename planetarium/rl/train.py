@@ -44,6 +44,7 @@ from planetarium.finetune.train import (
 )
 from planetarium.llm.grade import package_versions
 from planetarium.llm.prompts import build_messages, prompt_template_hash
+from planetarium.llm.threads import cap_torch_threads
 from planetarium.reward import PlanetariumReward
 
 from .config import RewardConfig, RLConfig
@@ -135,7 +136,7 @@ class RewardLog:
         self._seen = 0
 
     def callback(self) -> Any:
-        transformers = require("transformers", "train")
+        transformers = require("transformers", "rl")
         owner = self
 
         class _Callback(transformers.TrainerCallback):
@@ -172,17 +173,19 @@ def make_trainer(
 
 
 def cap_threads(cpu_threads: int | None) -> int | None:
-    """On a CPU, use ``cpu_threads`` torch threads (default: up to 4); returns the number set.
+    """On a CPU, use ``cpu_threads`` torch threads, else the shared cap of every CPU path
+    (:func:`planetarium.llm.threads.cap_torch_threads`); returns the number in use.
 
-    Beyond a few threads the tiny model's small matrices gain nothing and threads spin against
-    the reward's worker processes and anything else on the machine.
+    More threads than that spin against the reward's worker processes and anything else on the
+    machine (the tiny model's small matrices gain nothing from them).
     """
-    torch = require("torch", "train")
+    torch = require("torch", "rl")
     if torch.cuda.is_available():
         return None
-    threads = cpu_threads or min(4, os.cpu_count() or 1)
-    torch.set_num_threads(threads)
-    return threads
+    if cpu_threads:
+        torch.set_num_threads(cpu_threads)
+        return cpu_threads
+    return cap_torch_threads(torch, processes=int(os.environ.get("WORLD_SIZE", "1")))
 
 
 def finished(out_dir: Path, cfg: RLConfig) -> dict[str, Any] | None:
@@ -212,7 +215,7 @@ def run(cfg: RLConfig, *, resume: bool = False, overwrite: bool = False) -> Outc
     reward = make_reward(cfg.reward)  # a bad reward option fails here, before any model loads
     try:
         threads = cap_threads(cfg.cpu_threads)
-        require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
+        require("transformers", "rl").set_seed(cfg.training.seed)  # LoRA init is random too
         rows = load_rows(cfg.data.source, split=cfg.data.split)
         if not rows:
             raise PlanetariumError(f"{cfg.data.source}: no rows in split {cfg.data.split}")
