@@ -25,6 +25,8 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import replace
 
+from bench_grading import percentile  # the benches' one percentile (run as scripts)
+
 from planetarium.dataset.config import load_config
 from planetarium.dataset.generator import generate
 from planetarium.grading import GradeOptions, grade, load_ground_truth
@@ -32,11 +34,6 @@ from planetarium.pddl.writer import problem_to_pddl
 from planetarium.testing.certificates import check_certificate
 from planetarium.testing.fuzz import hostile_outputs
 from planetarium.testing.wrong_answers import wrong_answers
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def answers(rows: list[dict], per_row: int, rng: random.Random):

@@ -25,6 +25,8 @@ from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
+from bench_grading import percentile  # the benches' one percentile (run as scripts)
+
 from planetarium.dataset import load_rows
 from planetarium.domains import get_domain
 from planetarium.grading import load_ground_truth
@@ -91,11 +93,6 @@ def make_step(rows: list[dict], prompts: int, group: int, rng: random.Random) ->
             kinds.append(kind)
     return {"completions": completions, "problem_pddl": truths, "is_placeholder": flags,
             "kinds": kinds}
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def cpu_seconds(reward: PlanetariumReward) -> float:

@@ -20,7 +20,6 @@ from .errors import PlanetariumError
 #: The longest line (and the largest whole file) a reader accepts.  A batch line holds two PDDL
 #: texts, each refused by grading beyond 2,000,000 characters, so real lines are far shorter.
 MAX_LINE_BYTES = 64 * 1024 * 1024
-_CHUNK = 1024 * 1024
 
 
 class JsonLineError(PlanetariumError, ValueError):

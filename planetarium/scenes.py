@@ -31,12 +31,9 @@ from .errors import PlanetariumError, require
 from .grading import load_ground_truth
 from .pddl.domain import Atom
 from .pddl.problem import Problem, read_problem
+from .pddl.writer import atom_to_pddl
 
 INIT, GOAL, PROBLEM = "init", "goal", "problem"
-
-
-def _text(atom: Atom) -> str:
-    return "(" + " ".join(atom) + ")"
 
 
 def _problem(source: str | Problem, domain: Domain | str | None) -> tuple[Domain, Problem]:
@@ -89,9 +86,9 @@ def to_networkx(source: str | Problem, which: str = INIT, *, domain: Domain | st
         scenes.append((GOAL, goal_facts(domain, problem, fully_specified)))
     for scene, atoms in scenes:
         for atom in sorted(atoms):
-            node = _text(atom) if which != PROBLEM else f"{scene}:{_text(atom)}"
+            node = atom_to_pddl(atom) if which != PROBLEM else f"{scene}:{atom_to_pddl(atom)}"
             graph.add_node(node, kind="proposition", predicate=atom[0], scene=scene,
-                           atom=_text(atom), implied=scene == GOAL and atom not in problem.goal)
+                           atom=atom_to_pddl(atom), implied=scene == GOAL and atom not in problem.goal)
             for position, argument in enumerate(atom[1:]):
                 graph.add_edge(node, argument, key=position, predicate=atom[0],
                                position=position, scene=scene)

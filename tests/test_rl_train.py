@@ -203,7 +203,7 @@ def test_resuming_a_finished_run_does_nothing_and_says_so(trained, tmp_path):
     out = tmp_path / "run"
     shutil.copytree(trained["out"], out)
     before = (out / "rl_record.json").read_text()
-    done = invoke(*common(out, tmp_path / "no-such-model", trained["data"], "--resume"))
+    done = invoke(*common(out, trained["model"], trained["data"], "--resume"))
     assert done.exit_code == 0, done.output
     assert f"the run finished at step {STEPS}; nothing to resume" in done.output
     assert json.loads(done.output.strip().splitlines()[-1])["trained"] is False

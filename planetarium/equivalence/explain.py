@@ -44,6 +44,7 @@ from ..graph import GOAL, GOAL_FALSE, INIT, SearchBudget, build_graph, isomorphi
 from ..limits import check_deadline, time_limit
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
+from ..pddl.writer import atom_to_pddl
 from .closure import literal_closure
 from .explanation import (
     AS_WRITTEN,
@@ -137,11 +138,13 @@ def _goals(domain: Domain, a: Problem, b: Problem) -> tuple[_Goal, _Goal]:
     return goal_a, goal_b
 
 
-def _seeds(a: Problem, b: Problem, scenes_a, scenes_b, anchors, limit: int = 8) -> list[dict]:
+def _seeds(a: Problem, b: Problem, scenes_a, scenes_b, anchors, deadline: float | None,
+           limit: int = 8) -> list[dict]:
     """Renamings from matchings of the graphs of ``scenes``, a few of them: embeddings of the
     smaller graph into the larger (isomorphisms when both are the same size), so an object too
     many or too few, with or without its facts, still gives the search a good start.  A seed is
-    a hint: the search works without one."""
+    a hint: the search works without one (and without those VF2 did not find by ``deadline``)."""
+    clock = SearchBudget(None, deadline)
     graph_a = build_graph(a.objects, a.object_types, scenes_a, anchors)
     graph_b = build_graph(b.objects, b.object_types, scenes_b, anchors)
     a_larger = graph_a.num_nodes() >= graph_b.num_nodes()
@@ -150,7 +153,7 @@ def _seeds(a: Problem, b: Problem, scenes_a, scenes_b, anchors, limit: int = 8) 
                                                                         len(a.objects))
     seeds = []
     try:
-        for mapping in rx.vf2_mapping(big, small, node_matcher=_same, edge_matcher=_same,
+        for mapping in rx.vf2_mapping(big, small, node_matcher=clock.match, edge_matcher=clock.match,
                                       id_order=False, subgraph=True, induced=False,
                                       call_limit=50_000):
             # object nodes come first in both graphs, and labels keep objects on objects
@@ -162,10 +165,6 @@ def _seeds(a: Problem, b: Problem, scenes_a, scenes_b, anchors, limit: int = 8) 
     except Exception:  # noqa: BLE001 - a seed is a hint; the search works without one
         return seeds
     return seeds
-
-
-def _same(x: int, y: int) -> bool:
-    return x == y
 
 
 class _Builder:
@@ -209,7 +208,7 @@ class _Builder:
 def _sorted(atoms: Iterable[Atom], first: Iterable[Atom] = ()) -> tuple[str, ...]:
     """Atoms as PDDL text: those in ``first``, then fewest arguments, then alphabetically."""
     first = set(first)
-    return tuple("(" + " ".join(x) + ")"
+    return tuple(atom_to_pddl(x)
                  for x in sorted(atoms, key=lambda x: (x not in first, len(x), x)))
 
 
@@ -270,7 +269,8 @@ def _joint(builder: _Builder, goal_a: _Goal, goal_b: _Goal, budget: SearchBudget
     a, b = builder.a, builder.b
     scenes_a = ((INIT, a.init), (GOAL, goal_a.positive), (GOAL_FALSE, goal_a.negative))
     scenes_b = ((INIT, b.init), (GOAL, goal_b.positive), (GOAL_FALSE, goal_b.negative))
-    seeds = _seeds(a, b, ((INIT, a.init),), ((INIT, b.init),), builder.anchors)
+    seeds = _seeds(a, b, ((INIT, a.init),), ((INIT, b.init),), builder.anchors,
+                   builder.deadline)
     nonzero = goal_a.basis == goal_b.basis and _nonzero(a, b, scenes_a, scenes_b,
                                                         builder.anchors, budget)
     # Initial-state differences count first: a goal difference never buys an init difference.
@@ -323,7 +323,8 @@ def _separate(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
     init_a, init_b = ((INIT, a.init),), ((INIT, b.init),)
     first = builder.search(b.objects, init_a, init_b, _nonzero(a, b, init_a, init_b,
                                                               builder.anchors, budget),
-                           _seeds(a, b, init_a, init_b, builder.anchors))
+                           _seeds(a, b, init_a, init_b, builder.anchors,
+                                  builder.deadline))
     scenes_a = ((GOAL, goal_a.positive), (GOAL_FALSE, goal_a.negative))
     scenes_b = ((GOAL, goal_b.positive), (GOAL_FALSE, goal_b.negative))
     # The goal renaming matches the objects the init renaming matched (one object set), so its
@@ -332,7 +333,8 @@ def _separate(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
     nonzero = goal_a.basis == goal_b.basis and not first.missing and not first.extra and (
         _nonzero(a, b, scenes_a, scenes_b, builder.anchors, budget))
     second = builder.search(matched_b, scenes_a, scenes_b, nonzero,
-                            _seeds(a, b, scenes_a, scenes_b, builder.anchors))
+                            _seeds(a, b, scenes_a, scenes_b, builder.anchors,
+                                   builder.deadline))
     return _assemble(builder, first, second.mapping, goal_a, goal_b,
                      optimal=first.optimal and second.optimal,
                      goal_renaming=dict(sorted(second.mapping.items())),

@@ -14,7 +14,6 @@ would need a block in two places), the reason is the planner's proof, without a 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,15 +21,12 @@ from ..domains.base import Domain
 from ..limits import check_deadline
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
-from ..strips.relaxed import h2_mutex, h2_reachable_pairs, relaxed_closure
+from ..pddl.writer import atom_to_pddl
+from ..strips.relaxed import h2_mutex, h2_reachable_pairs
 from ..strips.search import relaxed_ground
 
 #: Ground actions beyond which the h^2 fixpoint (quadratic in atoms) is not tried.
 MAX_H2_ACTIONS = 5_000
-
-
-def _text(atom: Atom) -> str:
-    return "(" + " ".join(atom) + ")"
 
 
 @dataclass(frozen=True)
@@ -46,8 +42,8 @@ class UnsolvableReason:
         """JSON form, atoms written after ``rename`` (e.g. into the ground truth's names)."""
         why = self.certificate
         if self.partner is not None:
-            why += f" {_text(rename(self.partner))}"
-        return {"fact": None if self.fact is None else _text(rename(self.fact)),
+            why += f" {atom_to_pddl(rename(self.partner))}"
+        return {"fact": None if self.fact is None else atom_to_pddl(rename(self.fact)),
                 "certificate": why}
 
 
@@ -59,16 +55,16 @@ def unsolvable_reason(domain: Domain, problem: Problem, proof: str,
     if contradiction:
         return UnsolvableReason(contradiction[0], "the goal requires this fact and its negation")
     if problem.goal_formula is None:
-        instances, _ = relaxed_ground(domain.definition, problem, deadline)
+        # the atoms reached with deletes ignored: the delete-relaxed closure of the initial state
+        instances, closure = relaxed_ground(domain.definition, problem, deadline)
         check_deadline("unsolvability certificate")
-        closure = relaxed_closure(instances, problem.init)
         unreachable = sorted(problem.goal - closure, key=lambda x: (len(x), x))
         if unreachable:
             return UnsolvableReason(unreachable[0], (
                 f"not reachable even when actions delete nothing (the delete-relaxed closure "
                 f"of the initial state has {len(closure)} facts, not this one)"))
-        if len(instances) <= MAX_H2_ACTIONS and (deadline is None or time.monotonic() < deadline):
-            mutex = h2_mutex(h2_reachable_pairs(instances, problem.init), problem.goal)
+        if len(instances) <= MAX_H2_ACTIONS:
+            mutex = h2_mutex(h2_reachable_pairs(instances, problem.init, deadline), problem.goal)
             if mutex is not None:
                 first, second = mutex
                 if first == second:

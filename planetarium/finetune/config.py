@@ -19,6 +19,11 @@ from typing import Any, Literal
 from ..config import at_least, between, load, setting
 
 
+def max_steps_check(value: int) -> str | None:
+    """``training.max_steps`` of every training run: >= 1 stops early (smoke runs), -1 trains for
+    ``epochs``; 0 would train nothing, so it is refused."""
+    return None if value == -1 or value >= 1 else "-1 (train for 'epochs') or a number of steps >= 1"
+
 @dataclass(frozen=True)
 class QuantizationConfig:
     """bitsandbytes 4-bit loading (QLoRA), on a CUDA GPU and on a CPU alike.
@@ -58,9 +63,7 @@ class TrainingConfig:
     gradient_accumulation_steps: int = setting(1, check=at_least(1))
     max_seq_length: int = setting(1500, check=at_least(1))
     epochs: float = setting(1.0, check=at_least(0.0))
-    # >= 1 stops early (smoke runs); -1: train for `epochs`; 0 would train nothing, so it is refused
-    max_steps: int = setting(-1, check=lambda v: None if v == -1 or v >= 1 else
-                             "-1 (train for 'epochs') or a number of steps >= 1")
+    max_steps: int = setting(-1, check=max_steps_check)
     drop_longest_fraction: float = setting(0.05, check=between(0.0, 0.99))
     gradient_checkpointing: bool = True
     logging_steps: int = setting(10, check=at_least(1))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
-from planetarium.errors import require
+from planetarium.errors import PlanetariumError, require
 
 from .config import LoraConfig, QuantizationConfig
 
@@ -91,7 +91,8 @@ def _device_map() -> dict[str, Any]:
 
 
 def load_base(cfg: ModelSettings, base: str, quantize: bool) -> tuple[Any, Any]:
-    """Load tokenizer and model, 4-bit (bitsandbytes) when ``quantize``."""
+    """Load tokenizer and model, 4-bit (bitsandbytes) when ``quantize``; a 4-bit load whose
+    layers are not 4-bit is refused (a run must never be recorded as QLoRA on a full base)."""
     torch = require("torch", "train")
     transformers = require("transformers", "train")
 
@@ -104,6 +105,8 @@ def load_base(cfg: ModelSettings, base: str, quantize: bool) -> tuple[Any, Any]:
         kwargs["quantization_config"] = bnb_config(cfg.quantization)
         kwargs["device_map"] = _device_map()
     model = transformers.AutoModelForCausalLM.from_pretrained(base, **kwargs)
+    if quantize and quantization_used(model)["mode"] == "none":
+        raise PlanetariumError(f"{base}: asked for 4-bit but no layer loaded as Linear4bit")
     return tokenizer, model
 
 

@@ -174,19 +174,23 @@ class Outcome:
     trained: bool
 
 
-def finished_record(cfg: FinetuneConfig, out_dir: Path) -> dict[str, Any] | None:
-    """The record of a run in ``out_dir`` that finished with these very settings, if any (the
-    output folder itself may have moved)."""
-    path = out_dir / RECORD_NAME
-    if not path.is_file() or not (out_dir / ADAPTER_DIR).is_dir():
+def finished_record(config: dict[str, Any], out_dir: Path,
+                    record_name: str = RECORD_NAME) -> dict[str, Any] | None:
+    """The record of a run in ``out_dir`` that finished with the settings ``config`` (its
+    ``out_dir`` aside: the folder may have moved), else ``None``; shared by ``finetune`` and
+    ``rl``.  A record that cannot be read is an error, never taken for an unfinished run."""
+    path = out_dir / record_name
+    if not path.is_file():
         return None
     try:
         record = decode(read_capped(path))
-    except (OSError, JsonLineError):
-        return None
-    settings = json.loads(json.dumps(cfg.to_dict()))  # as the record stores them
+    except (OSError, JsonLineError) as err:
+        raise PlanetariumError(f"{path}: unreadable run record ({err})") from err
     if not isinstance(record, dict) or not isinstance(record.get("config"), dict):
+        raise PlanetariumError(f"{path}: unreadable run record (no 'config' object)")
+    if not (out_dir / ADAPTER_DIR).is_dir():
         return None
+    settings = json.loads(json.dumps(config))  # as the record stores them
     same = all(record["config"].get(key) == value for key, value in settings.items()
                if key != "out_dir")
     return record if same else None
@@ -200,22 +204,18 @@ def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -
     and its record returned) or ``overwrite`` (its files are replaced once the model loaded).
     """
     out_dir = Path(cfg.out_dir)
-    if resume and not overwrite and (done := finished_record(cfg, out_dir)) is not None:
+    if resume and not overwrite and (done := finished_record(cfg.to_dict(), out_dir)) is not None:
         log.info("%s: this run finished with these settings already; nothing to do", out_dir)
         return Outcome(done, trained=False)
     checkpoint = checkpoint_to_resume(out_dir, resume, RECORD_NAME, overwrite=overwrite)
     started = time.time()
-    torch = require("torch", "train")
-    if not torch.cuda.is_available():  # torchrun on CPUs starts WORLD_SIZE processes
-        cap_torch_threads(torch, processes=int(os.environ.get("WORLD_SIZE", "1")))
+    cap_threads(None)
     require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
     rows = load_rows(cfg.data.source, split=cfg.data.split)
     quantize = use_4bit(cfg)
     base = resolve_base(cfg, out_dir)
     tokenizer, model = load_base(cfg, base, quantize)
     quantization = quantization_used(model)
-    if quantize and quantization["mode"] == "none":
-        raise PlanetariumError(f"{base}: asked for 4-bit but no layer loaded as Linear4bit")
     log.info("base model loaded with quantization %s", quantization["mode"])
     data = prepare(rows, tokenizer, cfg.training)
     log.info("%s", data.summary(cfg.training))
@@ -251,6 +251,23 @@ def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -
     }
     save_outputs(trainer, tokenizer, out_dir / RECORD_NAME, record)
     return Outcome(record, trained=True)
+
+
+def cap_threads(cpu_threads: int | None) -> int | None:
+    """On a CPU, use ``cpu_threads`` torch threads, else the shared cap of every CPU path
+    (:func:`planetarium.llm.threads.cap_torch_threads`, one share per ``torchrun`` process);
+    returns the number in use (``None`` on a GPU).
+
+    More threads than that spin against other processes (the reward's workers, other jobs) and
+    the tiny model's small matrices gain nothing from them.
+    """
+    torch = require("torch", "train")
+    if torch.cuda.is_available():
+        return None
+    if cpu_threads:
+        torch.set_num_threads(cpu_threads)
+        return cpu_threads
+    return cap_torch_threads(torch, processes=int(os.environ.get("WORLD_SIZE", "1")))
 
 
 def _used(out_dir: Path, record_name: str) -> list[str]:

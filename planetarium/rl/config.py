@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from planetarium.config import ConfigError, at_least, between, load, setting
-from planetarium.finetune.config import LoraConfig, QuantizationConfig, RunConfig
+from planetarium.finetune.config import LoraConfig, QuantizationConfig, RunConfig, max_steps_check
 
 _POSITIVE = at_least(1e-9)
 
@@ -85,7 +85,7 @@ class GRPOTrainingConfig:
     batch_size: int = setting(8, check=at_least(1))
     gradient_accumulation_steps: int = setting(1, check=at_least(1))
     epochs: float = setting(1.0, check=at_least(0.0))
-    max_steps: int = setting(-1, check=at_least(-1))  # > 0 stops early; -1: epochs
+    max_steps: int = setting(-1, check=max_steps_check)
     beta: float = setting(0.0, check=at_least(0.0))
     epsilon: float = setting(0.2, check=between(0.0, 1.0))
     loss_type: Literal["grpo", "dapo", "dr_grpo", "bnpo"] = "dapo"

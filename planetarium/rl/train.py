@@ -14,9 +14,8 @@ and ``tiny-base/`` for ``tiny:``.
 
 from __future__ import annotations
 
-import json
+import dataclasses
 import logging
-import os
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -37,14 +36,15 @@ from planetarium.finetune.model import (
 from planetarium.finetune.train import (
     VERSIONED,
     Outcome,
+    cap_threads,
     checkpoint_to_resume,
     clear_run,
+    finished_record,
     loop_arguments,
     save_outputs,
 )
 from planetarium.llm.grade import package_versions
 from planetarium.llm.prompts import build_messages, prompt_template_hash
-from planetarium.llm.threads import cap_torch_threads
 from planetarium.reward import PlanetariumReward
 
 from .config import RewardConfig, RLConfig
@@ -82,15 +82,7 @@ def make_reward(reward: RewardConfig) -> PlanetariumReward:
     that start-up counts against the per-item deadline: on a busy machine every item then timed
     out (measured: 16 of 16, each worker replaced).
     """
-    return PlanetariumReward(
-        scheme=reward.scheme,
-        timeout_s=reward.timeout_s,
-        workers=reward.workers,
-        call_budget_s=reward.call_budget_s,
-        undecided_reward=reward.undecided_reward,
-        think_marker=reward.think_marker,
-        weights=reward.weights,
-    )
+    return PlanetariumReward(**dataclasses.asdict(reward))  # the same names, one to one
 
 
 def grpo_arguments(cfg: RLConfig, out_dir: Path) -> Any:
@@ -172,40 +164,11 @@ def make_trainer(
     )
 
 
-def cap_threads(cpu_threads: int | None) -> int | None:
-    """On a CPU, use ``cpu_threads`` torch threads, else the shared cap of every CPU path
-    (:func:`planetarium.llm.threads.cap_torch_threads`); returns the number in use.
-
-    More threads than that spin against the reward's worker processes and anything else on the
-    machine (the tiny model's small matrices gain nothing from them).
-    """
-    torch = require("torch", "rl")
-    if torch.cuda.is_available():
-        return None
-    if cpu_threads:
-        torch.set_num_threads(cpu_threads)
-        return cpu_threads
-    return cap_torch_threads(torch, processes=int(os.environ.get("WORLD_SIZE", "1")))
-
-
-def finished(out_dir: Path, cfg: RLConfig) -> dict[str, Any] | None:
-    """The record of a run in ``out_dir`` that already reached its last step, else ``None``."""
-    path = out_dir / RECORD_NAME
-    if not path.is_file():
-        return None
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-        steps, target = record["train"]["steps"], record["train"]["max_steps"]
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        raise PlanetariumError(f"{path}: unreadable run record ({err!r})") from err
-    wanted = cfg.training.max_steps
-    return record if steps >= target and (wanted <= 0 or wanted <= steps) else None
-
-
 def run(cfg: RLConfig, *, resume: bool = False, overwrite: bool = False) -> Outcome:
     """Train one adapter with GRPO as configured; returns the record written next to it."""
     out_dir = Path(cfg.out_dir)
-    done = finished(out_dir, cfg) if resume and not overwrite else None
+    done = finished_record(cfg.to_dict(), out_dir, RECORD_NAME) if resume and not overwrite \
+        else None
     if done is not None:
         log.info("%s finished at step %d; nothing to resume", out_dir, done["train"]["steps"])
         return Outcome(done, trained=False)
