@@ -16,7 +16,6 @@ Workers start only as work needs them, at most :func:`max_workers`.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -26,7 +25,7 @@ from typing import Any
 
 from .grading import GradeOptions, GradeResult, Stage, Status, grade
 from .jsonl import JsonLineError, decode, numbered_lines
-from .pool import Lost, LostKind, WorkerPool
+from .pool import Lost, LostKind, WorkerPool, usable_cpus
 
 #: Seconds a worker may overrun the per-item limit before it is killed.  Grading honours its
 #: limit in process (planetarium.limits), so this only catches a call stuck where no deadline is
@@ -76,20 +75,23 @@ def resume_output(path: str | Path) -> list[str | None]:
     path = Path(path)
     if not path.exists():
         return []
-    data = path.read_bytes()
-    complete = data[: data.rfind(b"\n") + 1]
-    if len(complete) != len(data):
+    done: list[str | None] = []
+    torn = None
+    with open(path, "rb") as handle:  # line by line, each line capped (the shared reader)
+        for number, line in numbered_lines(handle, str(path)):
+            if not line.endswith(b"\n"):
+                torn = handle.tell() - len(line)
+                break
+            try:
+                row = decode(line)
+            except JsonLineError:
+                row = None
+            if not isinstance(row, dict) or "id" not in row or "status" not in row:
+                raise ValueError(f"{path}, line {number}: not a grading result row; cannot resume")
+            done.append(None if row["id"] is None else _id_key(row["id"]))
+    if torn is not None:
         with open(path, "r+b") as handle:
-            handle.truncate(len(complete))
-    done = []
-    for number, line in enumerate(complete.splitlines(), 1):
-        try:
-            row = decode(line)
-        except JsonLineError:
-            row = None
-        if not isinstance(row, dict) or "id" not in row or "status" not in row:
-            raise ValueError(f"{path}, line {number}: not a grading result row; cannot resume")
-        done.append(None if row["id"] is None else _id_key(row["id"]))
+            handle.truncate(torn)
     return done
 
 
@@ -157,7 +159,7 @@ def max_workers() -> int:
     Grading is CPU-bound, so more processes than that only cost memory (each one is a copy of
     the parent: 1,000 of them took 3.4 GB).
     """
-    return max(1, min(MAX_WORKERS, 4 * (os.cpu_count() or 1)))
+    return max(1, min(MAX_WORKERS, 4 * usable_cpus()))
 
 
 def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None = None,
@@ -173,7 +175,7 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
     from tqdm import tqdm
 
     options = options or GradeOptions()
-    pool = WorkerPool(min(max(1, workers or os.cpu_count() or 1), max_workers()),
+    pool = WorkerPool(min(max(1, workers or usable_cpus()), max_workers()),
                       partial(grade_item, options=options))
     done: dict[int, GradeResult] = {}
     next_out = 0

@@ -38,6 +38,14 @@ CHUNK_SIZE = 16
 _PARENT_POLL_S = 1.0
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask: ``taskset``, container limits), not
+    the machine's: the one count every pool and thread cap sizes itself by."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
 class LostKind(str, Enum):
     """Why an item got no result from its task."""
 

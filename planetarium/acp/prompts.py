@@ -1,4 +1,4 @@
-"""Prompts as in the published 2-shot configs, and running any inference backend over them.
+"""Prompts as in the published 2-shot configs.
 
 The published lm-evaluation-harness configs (``configs/tasks/{acp_gen_chat, boolq_cot_2shot,
 mcq_cot_2shot}/<task>.yaml``, each ``include``-ing a shared ``_..._yaml``) hold the two few-shot
@@ -7,14 +7,12 @@ them, and build a chat: each example as a user turn and the example's answer as 
 turn, then the question.  Only ``{{context}}`` and ``{{question}}`` are substituted, the only
 fields the templates use.
 
-:func:`run_backend` takes any object with ``generate(conversations) -> [completion]`` (the
-:class:`planetarium.llm.backends.Backend` protocol) so this package never imports the inference
-stack, and yields response rows that ``planetarium acp score`` reads.
+The acpbench benchmark (:mod:`planetarium.benchmarks.acpbench`) asks each question with
+:meth:`PromptConfig.messages`; this package never imports the inference stack.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,29 +77,3 @@ def load_prompt_config(config_dir: str | Path, kind: str, task: str) -> PromptCo
         shots.append((sample["context"], sample["question"], sample["answer"]))
     return PromptConfig(template, tuple(shots))
 
-
-def run_backend(items: Iterable[AcpItem], backend, config_dir: str | Path,
-                batch_size: int = 16) -> Iterator[dict]:
-    """Ask ``backend`` every question; yield ``{"id", "task", "kind", "response"[, "error"]}``."""
-    configs: dict[tuple[str, str], PromptConfig] = {}
-    batch: list[AcpItem] = []
-
-    def flush() -> Iterator[dict]:
-        chats = [configs[(i.kind, i.task)].messages(i) for i in batch]
-        for item, completion in zip(batch, backend.generate(chats), strict=True):
-            row = {"id": item.id, "task": item.task, "kind": item.kind,
-                   "response": getattr(completion, "text", completion)}
-            if getattr(completion, "error", None):
-                row["error"] = completion.error
-            yield row
-        batch.clear()
-
-    for item in items:
-        key = (item.kind, item.task)
-        if key not in configs:
-            configs[key] = load_prompt_config(config_dir, item.kind, item.task)
-        batch.append(item)
-        if len(batch) >= batch_size:
-            yield from flush()
-    if batch:
-        yield from flush()

@@ -15,9 +15,12 @@ from ..benchmarks.planetarium import BENCHMARK, PlanetariumConfig
 from ..dataset.sources import PUBLISHED_ID
 
 DATASET_ENV = "PLANETARIUM_DATASET"
-DEFAULT_SPLIT = "heldout:test"
-#: The grading time limit per answer (the benchmark's ``timeout_s``).
-DEFAULT_TIMEOUT_S = 10.0
+#: The benchmark's own defaults (one source: its config), the held-out test split and its
+#: grading time limit per answer.
+DEFAULT_SPLIT = PlanetariumConfig.split[0]
+DEFAULT_TIMEOUT_S = PlanetariumConfig.timeout_s
+#: Metric names, in the order of the stage chain.
+METRICS = BENCHMARK.metrics
 
 
 def benchmark_config(dataset: str | None = None, split: str | None = None,
@@ -45,5 +48,4 @@ def prompt(config: PlanetariumConfig, row: dict[str, Any]) -> str:
 
 def grade(config: PlanetariumConfig, row: dict[str, Any], answer: str) -> dict[str, Any]:
     """Our grader's verdict on one answer, in the shared result schema."""
-    [result] = BENCHMARK.grade(config, [row], [answer], timeout_s=config.timeout_s, workers=1)
-    return result.to_dict()
+    return BENCHMARK.grade_one(config, row, answer).to_dict()

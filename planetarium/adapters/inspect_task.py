@@ -26,10 +26,8 @@ from inspect_ai.solver import TaskState, generate
 
 from planetarium.adapters import common
 
-METRICS = ("parseable", "solvable", "correct")
 
-
-@scorer(metrics={metric: [mean(), stderr()] for metric in METRICS})
+@scorer(metrics={metric: [mean(), stderr()] for metric in common.METRICS})
 def planetarium_grader(timeout_s: float = common.DEFAULT_TIMEOUT_S):
     """Our grader on the model's answer; the row travels in the sample's metadata."""
     config = common.benchmark_config(timeout_s=timeout_s)
@@ -37,7 +35,7 @@ def planetarium_grader(timeout_s: float = common.DEFAULT_TIMEOUT_S):
     async def score(state: TaskState, target: Target) -> Score:
         answer = state.output.completion
         verdict = common.grade(config, state.metadata, answer)
-        return Score(value={m: int(verdict["metrics"][m] is True) for m in METRICS},
+        return Score(value={m: int(verdict["metrics"][m] is True) for m in common.METRICS},
                      answer=answer, explanation=verdict["reason"],
                      metadata={"status": verdict["status"], "correct": verdict["correct"]})
 

@@ -72,6 +72,7 @@ def find_prompts(data: str | Path) -> Path:
                        "benchmark.prompts to the published prompt configs folder")
 
 
+@functools.lru_cache(maxsize=8)
 def _prompts_dir(config: AcpConfig) -> Path:
     return Path(config.prompts) if config.prompts else find_prompts(config.dataset)
 
@@ -141,13 +142,29 @@ class AcpBenchmark(Benchmark):
     def grade(self, config: AcpConfig, items: Sequence[Row], answers: Sequence[str], *,
               timeout_s: float, workers: int | None = None, progress: bool = False,
               explain: bool = False) -> Iterator[ItemResult]:
+        """Every answer by :func:`planetarium.acp.score.grade_item` (``workers``: processes, all
+        usable CPUs by default, as ``eval grade --workers`` says; ``progress``: a labelled bar)."""
+        from tqdm import tqdm
+
+        from ..pool import usable_cpus
+
         jobs = [(item, answer, config.semantics, config.max_states, timeout_s)
                 for item, answer in zip(items, answers, strict=True)]
-        if not workers or workers <= 1:
-            yield from map(_grade_one, jobs)
-            return
-        with ProcessPoolExecutor(max_workers=workers) as pool:  # exact searches are CPU-bound
-            yield from pool.map(_grade_one, jobs, chunksize=8)
+        workers = usable_cpus() if workers is None else workers
+        with tqdm(total=len(jobs), desc="grading acpbench", unit="answer",
+                  disable=not progress) as bar:
+            if workers <= 1:
+                results = map(_grade_one, jobs)
+            else:  # exact searches are CPU-bound and independent
+                pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs) or 1))
+                results = pool.map(_grade_one, jobs, chunksize=8)
+            try:
+                for result in results:
+                    bar.update()
+                    yield result
+            finally:
+                if workers > 1:
+                    pool.shutdown(cancel_futures=True)
 
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """The published harness's table: mean score and standard error per kind and task."""

@@ -116,6 +116,20 @@ def _sample_per_domain(rows: list[Row], k: int, seed: int) -> list[Row]:
     return [rows[i] for i in sorted(picked)]
 
 
+def _item_result(item_id: str, item: Row, verdicts: dict[str, dict[str, Any]]) -> ItemResult:
+    """The shared result row of one answer, from its verdicts per grading mode (strict decides)."""
+    strict = verdicts["strict"]
+    status = Status(strict["status"])
+    return ItemResult(
+        id=item_id, status=status,
+        correct=passed(strict, "correct") if status is Status.DECIDED else None,
+        reason=strict["reason"],
+        metrics={stage: passed(strict, stage) for stage in STAGES},
+        groups={"domain": item["domain"]},
+        details={"domain": item["domain"], **verdicts},
+    )
+
+
 class PlanetariumBenchmark(Benchmark):
     name = "planetarium"
     config_type = PlanetariumConfig
@@ -174,17 +188,19 @@ class PlanetariumBenchmark(Benchmark):
                                           workers=workers, progress=progress, total=len(jobs))
             }
         for job, item in zip(jobs, items, strict=True):
-            verdicts = {mode: graded[mode][job["id"]] for mode in ALL_MODES}
-            strict = verdicts["strict"]
-            status = Status(strict["status"])
-            yield ItemResult(
-                id=job["id"], status=status,
-                correct=passed(strict, "correct") if status is Status.DECIDED else None,
-                reason=strict["reason"],
-                metrics={stage: passed(strict, stage) for stage in STAGES},
-                groups={"domain": item["domain"]},
-                details={"domain": item["domain"], **verdicts},
-            )
+            yield _item_result(job["id"], item, {mode: graded[mode][job["id"]] for mode in ALL_MODES})
+
+    def grade_one(self, config: PlanetariumConfig, item: Row, answer: str) -> ItemResult:
+        """One answer, strict typing only: what the lm-eval and Inspect adapters score per answer
+        (the strict metrics of :meth:`grade` with one grading pass, not three).  It still runs
+        in a worker the batch's watchdog can kill, so a framework's loop never hangs on it."""
+        from ..batch import grade_batch
+
+        job = {"id": str(item["id"]), "gt": item["problem_pddl"], "pred": answer,
+               "is_placeholder": bool(item.get("is_placeholder", False))}
+        [result] = grade_batch([job], options=GradeOptions(timeout_s=config.timeout_s),
+                               workers=1, progress=False)
+        return _item_result(job["id"], item, {"strict": _verdict(result)})
 
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Counts and rates of each stage per grading mode, plus undecided items."""

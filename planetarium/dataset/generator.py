@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import inspect
 import multiprocessing
-import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from typing import Any
 from ..config import ConfigError
 from ..errors import PlanetariumError
 from ..pddl.problem import Problem
+from ..pool import usable_cpus
 from ..tasks import (
     DoesNotFit,
     DomainTasks,
@@ -317,14 +317,6 @@ class _TextCheck:
                                   f"({earlier['name']} and {row['name']}):\n{row['natural_language']}")
 
 
-def _usable_cpus() -> int:
-    """The CPUs this process may run on (``taskset``, container limits), not the machine's."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def generate(config: DatasetConfig, *, workers: int | None = None, progress: bool = False) -> list[dict]:
     """Every row of the dataset, with ids (the candidate numbers) and split columns."""
     bar = None
@@ -340,7 +332,7 @@ def generate(config: DatasetConfig, *, workers: int | None = None, progress: boo
     jobs = [job for _, domain_jobs in per_domain for job in domain_jobs]
     from ..batch import max_workers  # at most one process per combination, 4 per CPU, 64
 
-    workers = min(workers if workers is not None else _usable_cpus(), len(jobs), max_workers())
+    workers = min(workers if workers is not None else usable_cpus(), len(jobs), max_workers())
     if bar is not None:
         bar.reset(total=len(jobs))
         bar.set_description("building combinations")

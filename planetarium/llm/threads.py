@@ -11,12 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity mask where the OS has one)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
+from ..pool import usable_cpus
 
 
 def torch_threads(processes: int = 1) -> int:

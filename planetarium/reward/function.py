@@ -17,7 +17,6 @@ time limit, which a pathological input may overrun.  ``workers=None`` (the defau
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 import weakref
@@ -27,7 +26,7 @@ from typing import Any
 
 from ..grading import GradeOptions, GradeResult, Stage, Status
 from ..limits import LimitValueError, check_seconds
-from ..pool import Lost, LostKind, WorkerPool
+from ..pool import Lost, LostKind, WorkerPool, usable_cpus
 from .schemes import (
     RewardConfigError,
     RewardScheme,
@@ -49,11 +48,7 @@ DEFAULT_MAX_WORKERS = 4
 
 
 def default_workers() -> int:
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(DEFAULT_MAX_WORKERS, cpus))
+    return max(1, min(DEFAULT_MAX_WORKERS, usable_cpus()))
 
 
 class PlanetariumReward:

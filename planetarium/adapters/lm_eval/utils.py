@@ -8,9 +8,6 @@ from typing import Any
 
 from planetarium.adapters import common
 
-#: Metric names, in the order of the stage chain.
-METRICS = ("parseable", "solvable", "correct")
-
 
 @functools.cache
 def _config(dataset: str | None, split: str | None):
@@ -34,4 +31,4 @@ def doc_to_text(doc: dict[str, Any]) -> str:
 def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, int]:
     """1 or 0 per metric from our grader's verdict on the one generated answer."""
     verdict = common.grade(_config(None, None), doc, results[0])
-    return {metric: int(verdict["metrics"][metric] is True) for metric in METRICS}
+    return {metric: int(verdict["metrics"][metric] is True) for metric in common.METRICS}
