@@ -182,7 +182,10 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
     bar = tqdm(total=total, desc=desc, unit="pair", disable=not progress, smoothing=0.05)
     try:
         for index, item, outcome in pool.run(items, deadline_s=options.timeout_s + grace_s):
-            done[index] = _lost(item, outcome, options) if isinstance(outcome, Lost) else outcome
+            if isinstance(outcome, Lost):
+                outcome = lost_result(outcome, options.timeout_s,
+                                      item.id if isinstance(item, BadItem) else item.get("id"))
+            done[index] = outcome
             while next_out in done:
                 bar.update(1)
                 yield done.pop(next_out)
@@ -192,12 +195,12 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
         pool.close()
 
 
-def _lost(item: dict | BadItem, lost: Lost, options: GradeOptions) -> GradeResult:
-    """Report an item whose worker hung or died."""
-    item_id = item.id if isinstance(item, BadItem) else item.get("id")
+def lost_result(lost: Lost, timeout_s: float, item_id: Any = None) -> GradeResult:
+    """The result of an item whose worker hung (``timeout``) or died or failed (an internal
+    error): every user of the worker pool (batches, the reward) reports it the same way."""
     if lost.kind is LostKind.TIMEOUT:
         return GradeResult.failed(Stage.GRADER, Status.TIMEOUT,
-                                  f"no verdict within {options.timeout_s:g} s (worker killed)",
+                                  f"no verdict within {timeout_s:g} s (worker killed)",
                                   id=item_id)
     why = "the grading worker died" if lost.kind is LostKind.DIED else f"internal error: {lost.why}"
     return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR, why, id=item_id)

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..batch import lost_result
 from ..grading import GradeOptions, GradeResult, Stage, Status
 from ..limits import LimitValueError, check_seconds
 from ..pool import Lost, LostKind, WorkerPool, usable_cpus
@@ -215,11 +216,7 @@ class PlanetariumReward:
             return GradeResult.failed(Stage.GRADER, Status.TIMEOUT,
                                       f"undecided: the call budget of {self.call_budget_s:g} s "
                                       "was spent first")
-        if outcome.kind is LostKind.TIMEOUT:
-            return GradeResult.failed(Stage.GRADER, Status.TIMEOUT,
-                                      f"no verdict within {self.timeout_s:g} s (worker killed)")
-        return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
-                                  f"internal error: {outcome.why}")
+        return lost_result(outcome, self.timeout_s)
 
     def _count(self, results: list[GradeResult]) -> None:
         counts = self._counts
