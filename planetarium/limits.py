@@ -52,6 +52,14 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         _deadline.reset(token)
 
 
+def deadline_within(seconds: float) -> float:
+    """The ``time.monotonic()`` value ``seconds`` from now, or the time limit in force if that
+    comes first: searches given an explicit deadline then honour a caller's outer limit too."""
+    mine = time.monotonic() + seconds
+    outer = _deadline.get()
+    return mine if outer is None else min(mine, outer)
+
+
 def check_deadline(what: str) -> None:
     """Raise :class:`ResourceLimitError` if the current time limit has passed."""
     deadline = _deadline.get()

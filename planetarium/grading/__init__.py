@@ -37,7 +37,7 @@ from ..errors import (
     ResourceLimitError,
     UnsupportedFeatureError,
 )
-from ..limits import collector_paused, time_limit
+from ..limits import collector_paused, deadline_within, time_limit
 from ..pddl.problem import Problem, read_problem
 from ..planning import SolveStatus, check_solvable
 from .options import GradeOptions, GradeOptionsError, check_option_names
@@ -138,7 +138,7 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
                  equivalence_first: bool = False) -> GradeResult:
     """Grade ``pred`` against ``gt`` like :func:`grade` (``equivalence_first``: like
     :func:`grade_correct`), but let internal bugs raise (tests)."""
-    deadline = time.monotonic() + options.timeout_s
+    deadline = deadline_within(options.timeout_s)
     prepared = gt if isinstance(gt, PreparedTruth) else prepare_ground_truth(gt, options)
     if prepared.relax_typing != options.relax_typing:  # read for other options: read it again
         prepared = prepare_ground_truth(prepared.text, options)
