@@ -9,7 +9,6 @@ import click
 
 from ..cliutil import SECONDS
 from ..errors import PlanetariumError
-from ..jsonl import JsonLineError, decode, numbered_lines
 
 
 def _fail(err: Exception) -> None:
@@ -166,20 +165,9 @@ def report_command(results: tuple[str, ...], as_json: bool) -> None:
 
 
 def _result_rows(path: str) -> list[dict]:
-    from .data import AcpDataError
+    from .score import read_rows
 
-    rows = []
-    with open(path, "rb") as handle:
-        for number, line in numbered_lines(handle, path):
-            try:
-                row = decode(line)
-            except JsonLineError as err:  # bad JSON, or an integer past Python's digit limit
-                raise AcpDataError(f"{path}: line {number}: not valid JSON ({err})") from err
-            if not isinstance(row, dict) or "task" not in row or "score" not in row:
-                raise AcpDataError(f"{path}: line {number}: expected a result row with 'task' "
-                                   "and 'score'")
-            rows.append(row)
-    return rows
+    return read_rows(path, ("task", "score"), "a result row")
 
 
 @acp_group.command("check-labels")

@@ -19,8 +19,9 @@ from .gen import Verdict, score_gen
 from .model import Budget
 
 
-def read_responses(path: str | Path) -> list[dict]:
-    """``{"id", "response"[, "task"]}`` per line; errors name the file and line."""
+def read_rows(path: str | Path, required: tuple[str, ...], what: str) -> list[dict]:
+    """The JSON objects of a JSON-lines file, each with the keys ``required`` and its line
+    number as ``_line``; every error names the file and line (``what``: what a line should be)."""
     rows = []
     path = Path(path)
     try:
@@ -31,14 +32,19 @@ def read_responses(path: str | Path) -> list[dict]:
     for number, line in lines:
         try:
             row = decode(line)
-        except JsonLineError as err:
+        except JsonLineError as err:  # bad JSON, or an integer past Python's digit limit
             raise AcpDataError(f"{path}: line {number}: not valid JSON: {err}") from err
-        if not isinstance(row, dict) or "id" not in row or "response" not in row:
-            raise AcpDataError(f"{path}: line {number}: expected an object with keys 'id' and "
-                               "'response'")
+        if not isinstance(row, dict) or any(key not in row for key in required):
+            keys = " and ".join(f"'{key}'" for key in required)
+            raise AcpDataError(f"{path}: line {number}: expected {what} with keys {keys}")
         row["_line"] = number
         rows.append(row)
     return rows
+
+
+def read_responses(path: str | Path) -> list[dict]:
+    """``{"id", "response"[, "task"]}`` per line; errors name the file and line."""
+    return read_rows(path, ("id", "response"), "an object")
 
 
 def match_responses(items: list[AcpItem], responses: list[dict],
