@@ -1,8 +1,13 @@
-"""The time limit of the grading call in progress, visible to every search below it.
+"""Time limits: the one :class:`Deadline` of an item, the clocks, and the only clock readings.
 
-Domain hooks such as ``fully_specify(domain, problem)`` have no deadline parameter (plug-in
-authors should not have to thread one through), yet the brute force they may fall back to must
-stop when the grading call's time is up.  A context variable carries the deadline down.
+Every item (a graded answer, an ACP question, a reward rollout) gets one :class:`Deadline`,
+made once from the limit the user gave (``timeout_s``) and the :class:`Clock` its benchmark
+declares, and passed down explicitly.  Domain hooks such as ``fully_specify(domain, problem)``
+have no deadline parameter (plug-in authors should not have to thread one through), yet the
+brute force they may fall back to must stop when the item's time is up: the deadline in force
+is also visible through :func:`check_deadline` while :meth:`Deadline.applied` holds it.  This
+is the only module that reads clocks (watchdogs read :func:`wall_now`, timings a
+:class:`Stopwatch`).
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
+from enum import Enum
 
 from .errors import PlanetariumError, ResourceLimitError
 
@@ -37,34 +44,132 @@ def check_seconds(value: object, what: str = "timeout_s") -> float:
             f"{what} must be finite, positive and at most {MAX_TIMEOUT_S:g} s, got {value!r}")
     return float(value)
 
-_deadline: ContextVar[float | None] = ContextVar("planetarium_deadline", default=None)
+class Clock(str, Enum):
+    """What a time limit counts: seconds of wall time (the default) or CPU seconds of this
+    process (for verdicts that must not depend on how busy the machine is, such as ACP's exact
+    searches: the same budget then decides the same questions on a laptop and a loaded server)."""
+
+    WALL = "wall"
+    CPU = "cpu"
+
+    def read(self) -> float:
+        return time.monotonic() if self is Clock.WALL else time.process_time()
+
+    def __str__(self) -> str:
+        return self.value
 
 
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Run the block under a deadline ``seconds`` from now (the earlier of nested limits wins)."""
-    outer = _deadline.get()
-    mine = None if seconds is None else time.monotonic() + seconds
-    token = _deadline.set(mine if outer is None else outer if mine is None else min(outer, mine))
-    try:
-        yield
-    finally:
-        _deadline.reset(token)
+#: On the CPU clock an item also ends after this many times its limit in wall time: a process
+#: starved by other work must still return (``acp score --timeout 20`` ends within 60 s + 1 s).
+WALL_FACTOR = 3.0
 
 
-def deadline_within(seconds: float) -> float:
-    """The ``time.monotonic()`` value ``seconds`` from now, or the time limit in force if that
-    comes first: searches given an explicit deadline then honour a caller's outer limit too."""
-    mine = time.monotonic() + seconds
-    outer = _deadline.get()
-    return mine if outer is None else min(mine, outer)
+def wall_now() -> float:
+    """The wall clock every watchdog and stopwatch reads (``time.monotonic``)."""
+    return time.monotonic()
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """The one time limit of one item: ``seconds`` of ``clock`` from :meth:`start`.
+
+    Made once per item from the limit the user gave and the clock the benchmark declares, then
+    passed down explicitly; :meth:`applied` also makes it the limit in force for code that
+    cannot take a parameter (a domain's ``fully_specify``), which reads it through
+    :func:`check_deadline`.  On the CPU clock the deadline also ends after
+    :data:`WALL_FACTOR` times ``seconds`` of wall time.
+    """
+
+    seconds: float
+    clock: Clock
+    end: float        # the reading of ``clock`` at which it expires
+    wall_end: float   # the reading of :func:`wall_now` at which it expires in any case
+
+    @classmethod
+    def start(cls, seconds: float, clock: Clock = Clock.WALL) -> Deadline:
+        seconds = check_seconds(seconds)
+        wall = wall_now()
+        if clock is Clock.WALL:
+            return cls(seconds, clock, wall + seconds, wall + seconds)
+        return cls(seconds, clock, clock.read() + seconds, wall + WALL_FACTOR * seconds)
+
+    @property
+    def wall_limit_s(self) -> float:
+        """The most wall time the item may take: what a watchdog outside the process allows."""
+        return self.seconds if self.clock is Clock.WALL else WALL_FACTOR * self.seconds
+
+    def remaining(self) -> float:
+        """Seconds left on its own clock (never more than the wall time left), at least 0."""
+        own = self.end - self.clock.read()
+        if self.clock is not Clock.WALL:
+            own = min(own, self.wall_end - wall_now())
+        return max(0.0, own)
+
+    def expired(self) -> bool:
+        if self.clock is not Clock.WALL and wall_now() > self.wall_end:
+            return True
+        return self.clock.read() > self.end
+
+    def check(self, what: str) -> None:
+        """Raise :class:`ResourceLimitError` naming ``what`` if the deadline has passed."""
+        if self.expired():
+            raise ResourceLimitError(f"{what} ran past the time limit")
+
+    def within(self, seconds: float) -> Deadline:
+        """A deadline on the same clock ``seconds`` from now, or this one if it ends first."""
+        inner = Deadline.start(min(check_seconds(seconds), MAX_TIMEOUT_S), self.clock)
+        if inner.end >= self.end and inner.wall_end >= self.wall_end:
+            return self
+        return Deadline(self.seconds, self.clock, min(inner.end, self.end),
+                        min(inner.wall_end, self.wall_end))
+
+    @contextmanager
+    def applied(self) -> Iterator[Deadline]:
+        """Make this the deadline in force for the block (:func:`check_deadline`, :func:`current`).
+
+        A deadline already in force that ends first stays in force: a callee never extends its
+        caller's limit."""
+        outer = _current.get()
+        mine = self
+        if outer is not None and outer.clock is self.clock and outer.end < self.end:
+            mine = outer
+        token = _current.set(mine)
+        try:
+            yield mine
+        finally:
+            _current.reset(token)
+
+
+_current: ContextVar[Deadline | None] = ContextVar("planetarium_deadline", default=None)
+
+
+def current() -> Deadline | None:
+    """The deadline in force (set by :meth:`Deadline.applied`), if any."""
+    return _current.get()
+
+
+def deadline_for(seconds: float, clock: Clock = Clock.WALL) -> Deadline:
+    """A deadline ``seconds`` from now, or the one in force if that ends first."""
+    outer = _current.get()
+    return outer.within(seconds) if outer is not None else Deadline.start(seconds, clock)
 
 
 def check_deadline(what: str) -> None:
-    """Raise :class:`ResourceLimitError` if the current time limit has passed."""
-    deadline = _deadline.get()
-    if deadline is not None and time.monotonic() > deadline:
-        raise ResourceLimitError(f"{what} ran past the time limit")
+    """Raise :class:`ResourceLimitError` if the deadline in force has passed."""
+    deadline = _current.get()
+    if deadline is not None:
+        deadline.check(what)
+
+
+class Stopwatch:
+    """Elapsed wall seconds since it was made: timings for rows and reports (never a limit)."""
+
+    def __init__(self) -> None:
+        self._start = time.perf_counter()
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self._start
 
 
 @contextmanager
