@@ -131,8 +131,15 @@ class Deadline:
         caller's limit."""
         outer = _current.get()
         mine = self
-        if outer is not None and outer.clock is self.clock and outer.end < self.end:
-            mine = outer
+        if outer is not None and outer.clock is self.clock:
+            if outer.end < self.end or outer.wall_end < self.wall_end:
+                mine = Deadline(self.seconds, self.clock, min(outer.end, self.end),
+                                min(outer.wall_end, self.wall_end))
+        elif outer is not None:  # another clock: its wall cap still holds
+            wall_end = min(outer.wall_end, self.wall_end)
+            mine = Deadline(self.seconds, self.clock,
+                            min(self.end, wall_end) if self.clock is Clock.WALL else self.end,
+                            wall_end)
         token = _current.set(mine)
         try:
             yield mine
@@ -152,6 +159,22 @@ def deadline_for(seconds: float, clock: Clock = Clock.WALL) -> Deadline:
     """A deadline ``seconds`` from now, or the one in force if that ends first."""
     outer = _current.get()
     return outer.within(seconds) if outer is not None else Deadline.start(seconds, clock)
+
+
+# Transitional forms, removed once every caller passes a Deadline (issue 28).
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Run the block under :func:`deadline_for` ``seconds`` (``None``: the deadline in force)."""
+    if seconds is None:
+        yield
+        return
+    with deadline_for(seconds).applied():
+        yield
+
+
+def deadline_within(seconds: float) -> float:
+    """The :func:`wall_now` reading at which :func:`deadline_for` ``seconds`` ends."""
+    return deadline_for(seconds).wall_end
 
 
 def check_deadline(what: str) -> None:
