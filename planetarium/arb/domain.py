@@ -56,7 +56,7 @@ class ActionSchema:
     signature: Signature
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per domain: compared and hashed by identity
 class ArbDomain:
     """One domain (see the module docstring); immutable and shared by every question."""
 

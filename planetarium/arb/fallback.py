@@ -1,0 +1,3 @@
+"""placeholder"""
+def fallback_reader(instance):
+    return None

@@ -1,0 +1,192 @@
+"""One ARB instance as the questions see it: domain, typed objects, initial state, English.
+
+2024 records carry the instance (objects by type, initial fluents in ASP); final-release records
+carry only its English (``initial_state_nl``), so the objects and the initial state are read
+back from it: each item of the list is matched against every wording of the domain with open
+object slots, the objects' types are the most specific ones their slots allow, and the items are
+then read exactly like any other list.  Objects named nowhere in the initial state but in the
+question or the stored answer are collected from those too (an object named nowhere at all
+cannot be known: :attr:`Instance.inferred` says the objects were inferred).
+
+Instances are shared: records of one instance (same domain, version, objects and initial state)
+get the same :class:`Instance`, so grounding and reading are done once per instance.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .builtin import NAMES, builtin_domain
+from .domain import ArbDomain
+from .phrases import PhraseBook, phrase_book
+from .reader import (HOLE, Lexicon, Meaning, Wording, segments, max_separators, normalize,
+                     read_list, skeletons)
+from .records import ArbRecord
+from .simulate import State, World
+
+DomainLookup = Callable[[str, str], tuple[ArbDomain, PhraseBook]]
+
+
+class InstanceError(ValueError):
+    """A record whose instance cannot be built (the message says why)."""
+
+
+def builtin_lookup(name: str, version: str) -> tuple[ArbDomain, PhraseBook]:
+    """ARB's own domains and English (``KeyError`` for another name)."""
+    if name not in NAMES:
+        raise KeyError(name)
+    return builtin_domain(name, version), phrase_book(name, version)
+
+
+@dataclass
+class Instance:
+    """A domain's world (objects and their types), initial state and reader."""
+
+    domain: ArbDomain
+    book: PhraseBook
+    world: World
+    init: State
+    inferred: bool = False
+    _lexicon: Lexicon | None = field(default=None, repr=False)
+    _fallback: Callable | None = field(default=None, repr=False)
+
+    @property
+    def lexicon(self) -> Lexicon:
+        if self._lexicon is None:
+            self._lexicon = Lexicon(self.book, tuple(self.world.type_of), self._admits,
+                                    self._fill, self._fallback)
+        return self._lexicon
+
+    def _admits(self, kind: str, meaning: Meaning) -> bool:
+        if kind == "fluent":
+            return meaning[1] in self.world.fluents  # type: ignore[operator]
+        return self.world.is_action(meaning)  # type: ignore[arg-type]
+
+    def _fill(self, kind: str, name: str, position: int) -> tuple[str, ...]:
+        """Every object that may stand at ``position`` of fluent/action ``name``."""
+        if kind == "fluent":
+            types = {s.types[position] for s in self.domain.fluents.get(name, ())
+                     if position < len(s.types)}
+        else:
+            schema = self.domain.actions.get(name)
+            types = {schema.signature.types[position]} if schema else set()
+        return tuple(o for o, t in self.world.type_of.items()
+                     if any(self.domain.is_a(t, want) for want in types))
+
+
+@functools.lru_cache(maxsize=256)
+def _cached(domain: ArbDomain, book: PhraseBook, objects: tuple[tuple[str, str], ...],
+            init: frozenset, inferred: bool) -> Instance:
+    from .fallback import fallback_reader
+
+    instance = Instance(domain, book, World(domain, dict(objects)), init, inferred)
+    instance._fallback = fallback_reader(instance)
+    return instance
+
+
+def instance_for(record: ArbRecord, lookup: DomainLookup = builtin_lookup,
+                 lists: tuple[str, ...] = ()) -> Instance:
+    """The instance ``record`` asks about (:class:`InstanceError` when it cannot be built);
+    ``lists``: the question's lists of fluents and actions, where a final-release record's
+    objects may be named besides its initial state and stored answer."""
+    try:
+        domain, book = lookup(record.domain, record.layout)
+    except KeyError:
+        raise InstanceError(f"unknown domain {record.domain!r} (give --domains for others)"
+                            ) from None
+    if record.objects is not None and record.init is not None:
+        objects = tuple((o, t) for t, names in record.objects.items() for o in names)
+        type_of = dict(objects)
+        unknown = [a for atom in record.init for a in atom[1:] if a not in type_of]
+        if unknown:
+            raise InstanceError(f"initial state names {unknown[0]}, not an object of the instance")
+        return _cached(domain, book, objects, frozenset(record.init), False)
+    if not record.init_nl:
+        raise InstanceError("the record has neither initial_state_asp nor initial_state_nl")
+    type_of = infer_objects(domain, book, [record.init_nl.rstrip(". "), record.answer, *lists])
+    probe = Instance(domain, book, World(domain, type_of), frozenset(), True)
+    reading = read_list(probe.lexicon, "fluent", record.init_nl.rstrip(". "))
+    found = reading.meaning_set()
+    if found is None:
+        bad = reading.unread[0].text if reading.unread else "an ambiguous item"
+        raise InstanceError(f"cannot read the initial state: {bad!r}")
+    negative = [m for m in found if not m[0]]  # type: ignore[index]
+    if negative:
+        raise InstanceError("the initial state lists a negative fluent")
+    return _cached(domain, book, tuple(sorted(type_of.items())),
+                   frozenset(m[1] for m in found), True)  # type: ignore[index]
+
+
+def _open_patterns(book: PhraseBook) -> list[tuple[re.Pattern, str, tuple[Wording, ...]]]:
+    """Every skeleton with object slots as a pattern with open slots (reading unknown objects)."""
+    found = []
+    for kind, table in skeletons(book).items():
+        for skeleton, wordings in table.items():
+            if HOLE in skeleton:
+                pattern = re.compile(re.escape(skeleton).replace(re.escape(HOLE),
+                                                                  r"([a-z0-9][\w-]*)"))
+                found.append((pattern, kind, wordings))
+    return found
+
+
+_PATTERNS: dict[PhraseBook, list] = {}
+
+
+def infer_objects(domain: ArbDomain, book: PhraseBook, lists: list[str]) -> dict[str, str]:
+    """Objects named in ``lists`` (ARB's English lists) with the most specific type their slots
+    allow.  Every span of a list (up to the longest wording's separators) that is a whole
+    wording with open slots types the objects in them: a slot allows the types of every wording
+    with that skeleton (grippers' "ball1 is at room1" may be a robot's or a ball's ``at``)."""
+    patterns = _PATTERNS.get(book)
+    if patterns is None:
+        patterns = _PATTERNS.setdefault(book, _open_patterns(book))
+    width = max_separators(book) + 1
+    constraints: dict[str, list[set[str]]] = {}
+    for text in lists:
+        pieces, seps = segments(normalize(text))
+        for start in range(len(pieces)):
+            span = pieces[start]
+            for end in range(start + 1, min(len(pieces), start + width) + 1):
+                if end > start + 1:
+                    span += seps[end - 2] + pieces[end - 1]
+                for pattern, kind, wordings in patterns:
+                    match = pattern.fullmatch(span)
+                    if match is None:
+                        continue
+                    for slot, obj in enumerate(match.groups()):
+                        allowed = {_slot_type(domain, kind, w, slot) for w in wordings}
+                        constraints.setdefault(obj, []).append(allowed - {None})
+    typed = {obj: _most_specific(domain, obj, wanted) for obj, wanted in constraints.items()}
+    return {obj: t for obj, t in typed.items() if t}
+
+
+def _slot_type(domain: ArbDomain, kind: str, wording: Wording, slot: int) -> str | None:
+    position = wording.order[slot]
+    if kind == "fluent":
+        types = {s.types[position] for s in domain.fluents.get(wording.phrase.name, ())}
+        return types.pop() if len(types) == 1 else None
+    schema = domain.actions.get(wording.phrase.name)
+    return schema.signature.types[position] if schema else None
+
+
+def _leaves(domain: ArbDomain) -> list[str]:
+    named = set(domain.parents) | {t for s in domain.fluents.values() for sig in s
+                                   for t in sig.types}
+    named |= {t for a in domain.actions.values() for t in a.signature.types}
+    parents = set(domain.parents.values())
+    return sorted(t for t in named if t not in parents)
+
+
+def _most_specific(domain: ArbDomain, obj: str, wanted: list[set[str]]) -> str:
+    """The one leaf type that fits every slot the object filled (a slot: one of its types);
+    several: the one the name starts with; none: "" (the object is dropped)."""
+    fits = [leaf for leaf in _leaves(domain)
+            if all(not allowed or any(domain.is_a(leaf, w) for w in allowed)
+                   for allowed in wanted)]
+    if len(fits) == 1:
+        return fits[0]
+    named = [leaf for leaf in fits if obj.startswith(leaf)]
+    return named[0] if len(named) == 1 else ""

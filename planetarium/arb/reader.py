@@ -1,0 +1,320 @@
+"""Reading ARB's English back into fluents and actions, exactly.
+
+Every wording in :mod:`.phrases` becomes a *skeleton*: the text with each object replaced by
+``@`` and normalised (lower case, no articles, single spaces).  Reading an item is then one
+dictionary look-up: replace the instance's objects in the item by ``@`` (remembering them in
+order), normalise, look the skeleton up, and put the objects back in the wording's argument
+order.  What comes back is filtered by the instance (types, distinct arguments, ARB's name
+conditions); more than one meaning left means ARB's wording is not one-to-one there (logistics'
+2024 "truck is driven" without the truck, zenotravel's zoom without its middle fuel level,
+grippers' "robot1 is at room1" read as a ball) and the item is *ambiguous*, never guessed.
+
+Lists are ARB's "A, B, C and D", where wordings may themselves hold commas and "and"s ("on top
+of block b2, block b5 is stacked"): :func:`read_list` segments a list by dynamic programming
+over its separators, so that every item reads, and reports a list whose segmentations disagree
+as ambiguous.  Answers may also put items on lines, after bullets or numbers, or between
+semicolons: those separate items outright.  Where an exact reading fails, a per-domain fallback
+(:mod:`.fallback`) may read free English; it is used only where the exact one fails, and every
+item it reads is marked so.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .phrases import Phrase, PhraseBook
+
+Literal = tuple[bool, tuple]  # (positive, atom)
+Step = tuple[str, tuple[str, ...]]  # (action name, arguments)
+Meaning = Literal | Step
+
+HOLE = "@"
+_ARTICLES = re.compile(r"(?<![\w'-])(?:a|an|the)(?![\w'-])")
+_SPACE = re.compile(r"\s+")
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+_SOFT = re.compile(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+")
+_HARD = re.compile(r"\s*(?:\n|;|\s[-*\u2022]\s)\s*")
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]+|\(?\d{1,3}[.)])\s+")
+_EDGES = " \t.!?:\"'`*_"
+_LEADING_AND = re.compile(r"^and\s+")
+
+
+def normalize(text: str) -> str:
+    """Lower case, plain quotes, no articles, single spaces, no surrounding punctuation."""
+    text = _ARTICLES.sub(" ", text.lower().translate(_QUOTES))
+    return _SPACE.sub(" ", text).strip(_EDGES)
+
+
+@dataclass(frozen=True)
+class Wording:
+    """A skeleton's source: the phrase, and which argument each ``@`` (in order) fills."""
+
+    phrase: Phrase
+    order: tuple[int, ...]
+    arity: int
+
+
+def _skeleton(template: str) -> tuple[str, tuple[int, ...]]:
+    order: list[int] = []
+
+    def hole(match: re.Match) -> str:
+        order.append(int(match.group(1)))
+        return HOLE
+
+    text = re.sub(r"\{(\d+)\}", hole, template.lower())
+    return normalize(_ARTICLES.sub(" ", text)), tuple(order)
+
+
+@functools.lru_cache(maxsize=64)
+def skeletons(book: PhraseBook) -> dict[str, dict[str, tuple[Wording, ...]]]:
+    """kind ("fluent"/"action") -> skeleton -> the wordings it comes from."""
+    table: dict[str, dict[str, list[Wording]]] = {"fluent": {}, "action": {}}
+    for phrase in book.phrases:
+        skeleton, order = _skeleton(phrase.template)
+        arity = max(order, default=-1) + 1
+        arity = max(arity, _declared_arity(phrase))
+        table[phrase.kind].setdefault(skeleton, []).append(Wording(phrase, order, arity))
+    return {kind: {s: tuple(w) for s, w in found.items()} for kind, found in table.items()}
+
+
+def _declared_arity(phrase: Phrase) -> int:
+    return len(set(re.findall(r"\{(\d+)\}", phrase.template)))
+
+
+@functools.lru_cache(maxsize=64)
+def max_separators(book: PhraseBook) -> int:
+    """The most list separators (", ", " and ") inside one wording of ``book``."""
+    return max((len(_SOFT.findall(s)) for kinds in skeletons(book).values() for s in kinds),
+               default=0)
+
+
+@dataclass
+class Lexicon:
+    """Reading one instance's English: its phrase book, its objects and a judge of meanings
+    (``admits(meaning)``: a fluent or action of the instance, ARB's name conditions held).
+
+    ``arity_of(kind, name)`` and ``objects_of(kind, name, position)`` fill an argument a wording
+    leaves out (zenotravel's zoom) with every object that fits, so the item reads ambiguous.
+    """
+
+    book: PhraseBook
+    objects: tuple[str, ...]
+    admits: Callable[[str, Meaning], bool]
+    fill: Callable[[str, str, int], tuple[str, ...]]
+    fallback: Callable[[str, str, tuple[str, ...]], frozenset] | None = None
+    _pattern: re.Pattern | None = field(default=None, repr=False)
+
+    def objects_pattern(self) -> re.Pattern | None:
+        if self._pattern is None and self.objects:
+            names = sorted(self.objects, key=len, reverse=True)
+            self._pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names))
+                                       + r")(?![\w-])")
+        return self._pattern
+
+    def hollow(self, text: str) -> tuple[str, list[str]]:
+        """``text`` normalised with each object replaced by ``@``, and the objects in order."""
+        text = text.lower().translate(_QUOTES).replace(HOLE, " ")
+        found: list[str] = []
+        pattern = self.objects_pattern()
+        if pattern is not None:
+            def hole(match: re.Match) -> str:
+                found.append(match.group(1))
+                return HOLE
+            text = pattern.sub(hole, text)
+        return normalize(text), found
+
+    def meanings(self, kind: str, skeleton: str, objects: list[str]) -> frozenset[Meaning]:
+        """Everything the hollowed item can mean in this instance (empty: not ARB's English)."""
+        found: set[Meaning] = set()
+        for wording in skeletons(self.book)[kind].get(skeleton, ()):
+            if len(wording.order) != len(objects):
+                continue
+            slots: list[tuple[str, ...]] = [()] * wording.arity
+            clash = False
+            for position, obj in zip(wording.order, objects):
+                if slots[position] and slots[position] != (obj,):
+                    clash = True
+                slots[position] = (obj,)
+            if clash:
+                continue
+            for i, slot in enumerate(slots):
+                if not slot:
+                    slots[i] = self.fill(kind, wording.phrase.name, i)
+            for args in _product(slots):
+                meaning: Meaning = ((wording.phrase.positive, (wording.phrase.name, *args))
+                                    if kind == "fluent" else (wording.phrase.name, args))
+                if self.admits(kind, meaning) and self.book.usable(wording.phrase, args):
+                    found.add(meaning)
+        return frozenset(found)
+
+    def read(self, kind: str, text: str) -> frozenset[Meaning]:
+        """One item's meanings (exact reading only)."""
+        skeleton, objects = self.hollow(text)
+        return self.meanings(kind, skeleton, objects)
+
+
+def _product(slots: list[tuple[str, ...]]):
+    if not slots:
+        yield ()
+        return
+    head, *rest = slots
+    for first in head:
+        for tail in _product(rest):
+            yield (first, *tail)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One item of a list: its text, what it means (empty: unread), and how it was read
+    ("exact", "fallback" or "unread")."""
+
+    text: str
+    meanings: frozenset
+    how: str
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.meanings) > 1
+
+
+@dataclass(frozen=True)
+class ListReading:
+    """A list read into items; ``ambiguous_split`` when its segmentations read differently."""
+
+    items: tuple[Item, ...]
+    ambiguous_split: bool = False
+
+    @property
+    def unread(self) -> list[Item]:
+        return [i for i in self.items if i.how == "unread"]
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.ambiguous_split or any(i.ambiguous for i in self.items)
+
+    def meaning_set(self) -> frozenset | None:
+        """The set the list names (None when an item is unread or ambiguous)."""
+        if self.unread or self.ambiguous:
+            return None
+        return frozenset(next(iter(i.meanings)) for i in self.items)
+
+
+# cost of a parse: (unread items, segments inside unread items, items read by the fallback)
+_Cost = tuple[int, int, int]
+
+
+@dataclass
+class _Best:
+    cost: _Cost
+    ways: int
+    longest: tuple[Item, ...]
+    shortest: tuple[Item, ...]
+
+
+def segments(text: str) -> tuple[list[str], list[str]]:
+    """Soft-separated pieces of a hollowed chunk, and the separators between them."""
+    pieces, seps, pos = [], [], 0
+    for match in _SOFT.finditer(text):
+        pieces.append(text[pos:match.start()])
+        seps.append(", " if "," in match.group() and "and" not in match.group()
+                    else " and " if "," not in match.group() else ", and ")
+        pos = match.end()
+    pieces.append(text[pos:])
+    return pieces, seps
+
+
+def read_list(lexicon: Lexicon, kind: str, text: str, *, lines: bool = False,
+              allow_unread: bool = False, use_fallback: bool = False) -> ListReading:
+    """Read ``text`` as a list of ``kind`` items (see the module docstring).
+
+    ``lines``: newlines, semicolons and bullets separate items too (answers);
+    ``allow_unread``: an item may be left unread (questions that list made-up items), the parse
+    with fewest unread items (then fewest segments inside them) wins; ``use_fallback``: an item
+    the exact reading misses may be read by the domain's fallback.
+    """
+    chunks = [c for c in (_HARD.split(text) if lines else [text])]
+    items: list[Item] = []
+    ambiguous = False
+    for chunk in chunks:
+        if lines:
+            chunk = _BULLET.sub("", chunk)
+        hollow, objects = lexicon.hollow(chunk)
+        hollow = _LEADING_AND.sub("", hollow)  # ARB writes a one-item list as " and X"
+        if not hollow:
+            continue
+        found, split_ambiguous = _read_chunk(lexicon, kind, hollow, objects, allow_unread or lines,
+                                             use_fallback)
+        items.extend(found)
+        ambiguous = ambiguous or split_ambiguous
+    return ListReading(tuple(items), ambiguous)
+
+
+def _read_chunk(lexicon: Lexicon, kind: str, hollow: str, objects: list[str],
+                allow_unread: bool, use_fallback: bool) -> tuple[list[Item], bool]:
+    pieces, seps = segments(hollow)
+    holes = [p.count(HOLE) for p in pieces]
+    starts = [0]
+    for count in holes:
+        starts.append(starts[-1] + count)
+    width = max_separators(lexicon.book) + 1
+    best: list[_Best | None] = [None] * (len(pieces) + 1)
+    best[0] = _Best((0, 0, 0), 1, (), ())
+    for end in range(1, len(pieces) + 1):
+        for start in range(max(0, end - width - (1 if allow_unread else 0)), end):
+            before = best[start]
+            if before is None:
+                continue
+            span = pieces[start]
+            for k in range(start + 1, end):
+                span += seps[k - 1] + pieces[k]
+            span_objects = objects[starts[start]:starts[end]]
+            item = _read_span(lexicon, kind, span, span_objects, end - start <= width,
+                              use_fallback)
+            if item.how == "unread" and not allow_unread:
+                continue
+            extra = (1, end - start, 0) if item.how == "unread" else \
+                (0, 0, 1) if item.how == "fallback" else (0, 0, 0)
+            cost = tuple(a + b for a, b in zip(before.cost, extra))
+            current = best[end]
+            if current is None or cost < current.cost:
+                best[end] = _Best(cost, before.ways, before.longest + (item,),
+                                  before.shortest + (item,))
+            elif cost == current.cost:
+                current.ways = min(2, current.ways + before.ways)
+                # the first candidate has the longest last item: keep it as "longest"; the
+                # latest found so far has the shortest
+                current.shortest = before.shortest + (item,)
+    final = best[-1]
+    if final is None:
+        return [Item(_restore(hollow, objects), frozenset(), "unread")], False
+    ambiguous = final.ways > 1 and _sets(final.longest) != _sets(final.shortest)
+    return list(final.longest), ambiguous
+
+
+def _sets(items: tuple[Item, ...]) -> frozenset:
+    return frozenset(i.meanings for i in items)
+
+
+def _restore(hollow: str, objects: list[str]) -> str:
+    parts = hollow.split(HOLE)
+    out = parts[0]
+    for obj, part in zip(objects, parts[1:]):
+        out += obj + part
+    return out
+
+
+def _read_span(lexicon: Lexicon, kind: str, span: str, objects: list[str], short: bool,
+               use_fallback: bool) -> Item:
+    text = _restore(span, objects)
+    if short:
+        found = lexicon.meanings(kind, span.strip(_EDGES), objects)
+        if found:
+            return Item(text, found, "exact")
+    if use_fallback and lexicon.fallback is not None:
+        found = lexicon.fallback(kind, span, tuple(objects))
+        if found:
+            return Item(text, found, "fallback")
+    return Item(text, frozenset(), "unread")
