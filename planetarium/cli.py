@@ -56,6 +56,7 @@ class LazyGroup(click.Group):
         "finetune": ("planetarium.finetune.cli", "finetune_command"),
         "rl": ("planetarium.rl.cli", "rl_command"),
         "acp": ("planetarium.acp.cli", "acp_group"),
+        "arb": ("planetarium.arb.cli", "arb_group"),
     }
 
     #: Commands from a layer above a group's own, added when the group loads: ``eval view``

@@ -19,9 +19,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .builtin import NAMES, builtin_domain
+from .catalog import builtin_lookup
 from .domain import ArbDomain
-from .phrases import PhraseBook, phrase_book
+from .phrases import PhraseBook
 from .reader import (HOLE, Lexicon, Meaning, Wording, segments, max_separators, normalize,
                      read_list, skeletons)
 from .records import ArbRecord
@@ -32,13 +32,6 @@ DomainLookup = Callable[[str, str], tuple[ArbDomain, PhraseBook]]
 
 class InstanceError(ValueError):
     """A record whose instance cannot be built (the message says why)."""
-
-
-def builtin_lookup(name: str, version: str) -> tuple[ArbDomain, PhraseBook]:
-    """ARB's own domains and English (``KeyError`` for another name)."""
-    if name not in NAMES:
-        raise KeyError(name)
-    return builtin_domain(name, version), phrase_book(name, version)
 
 
 @dataclass

@@ -211,7 +211,7 @@ _FLUENTS: dict[str, dict[str, Entry]] = {
     },
 }
 
-_ACTIONS: dict[str, dict[str, str]] = {
+_ACTIONS: dict[str, dict[str, Entry]] = {
     "blocksworld": {
         "pick_up": "block {0} is picked up | block {0} is picked up by the hand "
                    "| block {0} is picked up from the table",
@@ -458,6 +458,20 @@ def known_domains() -> tuple[str, ...]:
     return tuple(sorted(_FLUENTS))
 
 
+def make_phrase_book(domain: str, version: str, fluents: dict[str, Entry],
+                     actions: dict[str, Entry]) -> PhraseBook:
+    """A phrase book from tables in this module's notation (a domain of one's own)."""
+    phrases: list[Phrase] = []
+    otherwise = []
+    for kind, table in (("fluent", fluents), ("action", actions)):
+        for name, entry in table.items():
+            phrases.extend(_expand(kind, name, entry))
+            excluded = _excluded_prefixes(entry)
+            if excluded:
+                otherwise.append(((kind, name), excluded))
+    return PhraseBook(domain, version, tuple(phrases), tuple(otherwise))
+
+
 @functools.lru_cache(maxsize=None)
 def phrase_book(domain: str, version: str = "final") -> PhraseBook:
     """The wordings of ``domain`` (one of :func:`known_domains`, else ``KeyError``) under
@@ -465,13 +479,6 @@ def phrase_book(domain: str, version: str = "final") -> PhraseBook:
     if version not in VERSIONS:
         raise ValueError(f"unknown ARB generator version {version!r}")
     changes = _CHANGES_2024 if version == "2024" else {}
-    phrases: list[Phrase] = []
-    otherwise = []
-    for kind, table in (("fluent", _FLUENTS[domain]), ("action", _ACTIONS[domain])):
-        for name, entry in table.items():
-            entry = changes.get((domain, kind, name), entry)
-            phrases.extend(_expand(kind, name, entry))
-            excluded = _excluded_prefixes(entry)
-            if excluded:
-                otherwise.append(((kind, name), excluded))
-    return PhraseBook(domain, version, tuple(phrases), tuple(otherwise))
+    fluents = {n: changes.get((domain, "fluent", n), e) for n, e in _FLUENTS[domain].items()}
+    actions = {n: changes.get((domain, "action", n), e) for n, e in _ACTIONS[domain].items()}
+    return make_phrase_book(domain, version, fluents, actions)

@@ -1,0 +1,154 @@
+"""``planetarium arb``: score responses to ActionReasoningBench questions, check its labels."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ..cliutil import SECONDS
+from ..errors import PlanetariumError
+
+
+def _fail(err: object) -> None:
+    click.echo(f"error: {err}", err=True)
+    sys.exit(1)
+
+
+def _domains_option(command):
+    return click.option("--domains", "domains_dir", type=click.Path(file_okay=False),
+                        help="Folder of domains (<name>/domain.pddl or ARB's <name>/domain.lp, "
+                             "with phrases.json for English not built in).")(command)
+
+
+def _lookup(domains_dir: str | None):
+    from .catalog import builtin_lookup, folder_lookup
+
+    return folder_lookup(domains_dir) if domains_dir else builtin_lookup
+
+
+@click.group("arb")
+def arb_group() -> None:
+    """ActionReasoningBench: answers graded exactly by simulation, stored labels checked."""
+
+
+@arb_group.command("score")
+@click.argument("questions", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--responses", "responses_path", required=True, type=click.Path(exists=True,
+              dir_okay=False), help='JSONL: {"id", "response"} per line (raw model text; the '
+              "answer follows [ANSWER]).")
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False))
+@click.option("--timeout", "timeout_s", type=SECONDS, default=10.0, show_default=True,
+              help="CPU seconds per question; past it the row is 'undecided'.")
+@click.option("--progress/--no-progress", default=False, show_default=True)
+@_domains_option
+def score_command(questions: tuple[str, ...], responses_path: str, out_path: str,
+                  timeout_s: float, progress: bool, domains_dir: str | None) -> None:
+    """Score RESPONSES to the QUESTIONS (ARB question files or folders, either layout).
+
+    Every question gets a row in OUT; one without a response is 'unparsed' (score 0).  Prints
+    the accuracy per category and domain, ARB's own true/false accuracy (its keyword rule,
+    both/neither dropped) beside it, and how many stored labels disagree with the recomputed
+    answers.
+    """
+    from tqdm import tqdm
+
+    from .records import load_records
+    from .report import format_table, summarize
+    from .score import deadline_for_item, read_responses, score_record
+
+    if Path(out_path).resolve() in {Path(q).resolve() for q in questions} | {
+            Path(responses_path).resolve()}:
+        _fail(f"{out_path}: --out would overwrite an input")
+    try:
+        lookup = _lookup(domains_dir)
+        records = load_records(questions)
+        responses = read_responses(responses_path)
+        known = {r.id for r in records}
+        stray = [i for i in responses if i not in known]
+        rows = []
+        with open(out_path, "w", encoding="utf-8") as out:
+            for record in tqdm(records, desc="scoring arb", unit="question", disable=not progress):
+                row = score_record(record, responses.get(record.id),
+                                   deadline_for_item(timeout_s), lookup)
+                out.write(json.dumps(row) + "\n")
+                rows.append({k: row.get(k) for k in ("category", "domain", "status", "score",
+                                                      "label_agrees", "arb_keyword", "label")
+                             if k in row})
+    except (PlanetariumError, OSError) as err:
+        _fail(err)
+    click.echo(format_table(summarize(rows)))
+    missing = sum(r.id not in responses for r in records)
+    if missing:
+        click.echo(f"{missing} of {len(records)} questions have no response (scored 0, "
+                   "'unparsed')")
+    if stray:
+        click.echo(f"{len(stray)} responses name no question read (e.g. {stray[0]})")
+
+
+@arb_group.command("gold")
+@click.argument("questions", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False))
+def gold_command(questions: tuple[str, ...], out_path: str) -> None:
+    """Write the QUESTIONS' stored answers as responses in ARB's answer format."""
+    from .records import load_records
+
+    try:
+        records = load_records(questions)
+        with open(out_path, "w", encoding="utf-8") as out:
+            for record in records:
+                out.write(json.dumps({"id": record.id,
+                                      "response": f"[ANSWER]\n{record.answer}"}) + "\n")
+    except (PlanetariumError, OSError) as err:
+        _fail(err)
+    click.echo(f"wrote {len(records)} stored answers to {out_path}")
+
+
+@arb_group.command("check-labels")
+@click.argument("questions", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
+              help="JSON report: the table and one row per question (with certificates).")
+@click.option("--all", "show_all", is_flag=True, help="Print every disagreement (default: up to "
+              "5 per category and domain).")
+@_domains_option
+def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_all: bool,
+                         domains_dir: str | None) -> None:
+    """Recompute every stored label of the QUESTIONS by simulation.
+
+    Prints a table per category and domain (labels that agree, disagree, or could not be
+    checked) and each disagreement with its certificate: the step and action, the fact.
+    """
+    from collections import Counter
+
+    from .records import load_records
+    from .report import disagreement_line, format_labels, label_summary
+    from .score import label_row
+
+    try:
+        lookup = _lookup(domains_dir)
+        rows = [label_row(record, lookup) for record in load_records(questions)]
+    except (PlanetariumError, OSError) as err:
+        _fail(err)
+    table = label_summary(rows)
+    click.echo(format_labels(table))
+    shown: Counter = Counter()
+    for row in rows:
+        if row["label_agrees"] is False:
+            group = (row["category"], row["domain"])
+            shown[group] += 1
+            if show_all or shown[group] <= 5:
+                click.echo("DISAGREES: " + disagreement_line(row))
+    hidden = sum(max(0, n - 5) for n in shown.values()) if not show_all else 0
+    if hidden:
+        click.echo(f"... {hidden} more disagreements (--all, or --out for the JSON report)")
+    unchecked = Counter(row.get("status") for row in rows if row["label_agrees"] is None)
+    if unchecked:
+        click.echo("unchecked: " + ", ".join(f"{n} {s}" for s, n in unchecked.most_common()))
+    if out_path:
+        try:
+            with open(out_path, "w", encoding="utf-8") as out:
+                json.dump({"table": table, "questions": rows}, out, indent=1)
+        except OSError as err:
+            _fail(err)

@@ -1,0 +1,215 @@
+"""Scoring one ARB question against one response: the truth decides, the label is checked.
+
+:func:`score_record` is a plain function of (record, response, deadline): it recomputes the
+question's answer by simulation (:mod:`.truth`), reads the response (:mod:`.answers`) and
+compares, and reads the record's stored label the same way to say whether it agrees.  The row
+it returns is ARB's own vocabulary:
+
+- ``score``: 1 or 0, or null when nothing can be decided;
+- ``status``: ``correct`` / ``wrong`` (decided); ``unparsed`` (no ``[ANSWER]``, or an answer
+  that does not read: scored 0, never dropped); ``ambiguous`` (the question's or the answer's
+  wording names more than one thing: null, never a silent 0); ``unsupported`` (a question this
+  grader cannot take: not ARB's template, a false premise, an unknown domain: null);
+  ``undecided`` (the time limit ran out: null);
+- ``label_agrees``: whether the stored label equals the recomputed answer (null when either is
+  unknown), and when it does not, ``label_why`` with the certificate (state, fact, action).
+
+:data:`STATUS_TO_SHARED` maps these onto :class:`planetarium.grading.Status` for the benchmark.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import ResourceLimitError
+from ..jsonl import JsonLineError, decode, numbered_lines
+from ..grading import Status
+from ..limits import Clock, Deadline, Stopwatch
+from .answers import Reading, answer_section, arb_keyword, read_value
+from .catalog import builtin_lookup
+from .instance import DomainLookup, InstanceError, instance_for
+from .questions import Question, QuestionNotUnderstood, parse_question
+from .records import ArbDataError, ArbRecord
+from .truth import Truth, asp, recompute
+
+#: ARB is scored by simulation that never searches: a CPU deadline keeps verdicts the same on a
+#: loaded machine (only a pathological answer could come near it).
+CLOCK = Clock.CPU
+DEFAULT_TIMEOUT_S = 10.0
+
+#: ARB's row words -> (shared status, correct)
+STATUS_TO_SHARED: dict[str, tuple[Status, bool | None]] = {
+    "correct": (Status.DECIDED, True),
+    "wrong": (Status.DECIDED, False),
+    "unparsed": (Status.DECIDED, False),
+    "ambiguous": (Status.UNSUPPORTED, None),
+    "unsupported": (Status.UNSUPPORTED, None),
+    "undecided": (Status.TIMEOUT, None),
+}
+
+
+def to_json(value: Any) -> Any:
+    """A truth or answer value as JSON: sets become sorted lists of ASP text."""
+    if isinstance(value, frozenset):
+        return sorted(asp(x) for x in value)
+    return value
+
+
+def _lists(question: Question, truth: Any, answer: Any) -> dict[str, Any]:
+    """Precision, recall and F1 of a list answer, and its missing and extra items."""
+    if not (isinstance(truth, frozenset) and isinstance(answer, frozenset)):
+        return {}
+    hit = len(truth & answer)
+    precision = hit / len(answer) if answer else (1.0 if not truth else 0.0)
+    recall = hit / len(truth) if truth else (1.0 if not answer else 0.0)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
+            "missing": sorted(asp(x) for x in truth - answer),
+            "extra": sorted(asp(x) for x in answer - truth)}
+
+
+def _base(record: ArbRecord, question: Question | None) -> dict[str, Any]:
+    return {"id": record.id, "domain": record.domain, "instance": record.instance,
+            "category": record.category, "question_name": record.name,
+            "frame": question.frame if question else None,
+            "answer_type": record.answer_type, "plan_length": record.plan_length,
+            "fluent_type": record.fluent_type or "all", "sign": record.sign or "pos_neg",
+            "layout": record.layout}
+
+
+def _label_check(question: Question, truth: Truth, instance, record: ArbRecord) -> dict[str, Any]:
+    label = read_value(question, instance, record.answer, lines=False, use_fallback=False)
+    if not truth.decided or label.status != "read":
+        why = truth.reason if not truth.decided else f"the stored label does not read: {label.reason}"
+        return {"label_agrees": None, "label_why": why}
+    if label.value == truth.value:
+        return {"label_agrees": True}
+    why = {"recomputed": to_json(truth.value), "stored": to_json(label.value),
+           "reason": truth.reason, "certificate": truth.certificate}
+    return {"label_agrees": False, "label_why": why}
+
+
+def grade_question(record: ArbRecord, lookup: DomainLookup = builtin_lookup
+                   ) -> tuple[Question | None, Any, Truth]:
+    """The question's meaning, instance and recomputed truth (a :class:`Truth` with status
+    "unsupported" when the question or its instance cannot be read)."""
+    try:
+        question = parse_question(record)
+    except QuestionNotUnderstood as err:
+        return None, None, Truth("unsupported", reason=str(err))
+    lists = tuple(t for t in (question.sequence, question.items, question.action) if t)
+    try:
+        instance = instance_for(record, lookup, lists)
+    except InstanceError as err:
+        return question, None, Truth("unsupported", reason=str(err))
+    return question, instance, recompute(record, question, instance)
+
+
+def score_record(record: ArbRecord, response: str | None, deadline: Deadline,
+                 lookup: DomainLookup = builtin_lookup, *, check_label: bool = True
+                 ) -> dict[str, Any]:
+    """One result row (see the module docstring); never raises on a hostile response."""
+    watch = Stopwatch()
+    row: dict[str, Any] = {}
+    try:
+        with deadline.applied():
+            row = _score(record, response, deadline, lookup, check_label)
+    except ResourceLimitError as err:
+        row = {**_base(record, None), "score": None, "status": "undecided", "label_agrees": None,
+               "reason": str(err)}
+    row["seconds"] = round(watch.seconds, 4)
+    return row
+
+
+def _score(record: ArbRecord, response: str | None, deadline: Deadline, lookup: DomainLookup,
+           check_label: bool) -> dict[str, Any]:
+    question, instance, truth = grade_question(record, lookup)
+    row = _base(record, question)
+    row.update({"truth": to_json(truth.value), "label": record.answer})
+    if check_label and question is not None and instance is not None:
+        row.update(_label_check(question, truth, instance, record))
+    else:
+        row.setdefault("label_agrees", None)
+    if truth.context:
+        row["context"] = truth.context
+    deadline.check("reading the answer")
+    if not truth.decided:
+        return {**row, "score": None, "status": truth.status, "reason": truth.reason}
+    if response is None:
+        return {**row, "score": 0, "status": "unparsed", "reason": "no response"}
+    if question is not None and question.answer == "bool":
+        row["arb_keyword"] = arb_keyword(response)
+    section = answer_section(response)
+    if section is None:
+        return {**row, "score": 0, "status": "unparsed", "reason": "no [ANSWER] marker"}
+    assert question is not None and instance is not None
+    reading: Reading = read_value(question, instance, section)
+    row["read_by_fallback"] = reading.fallback
+    if reading.status == "unparsed":
+        return {**row, "score": 0, "status": "unparsed", "reason": reading.reason}
+    if reading.status == "ambiguous":
+        return {**row, "score": None, "status": "ambiguous", "reason": reading.reason}
+    value = reading.value
+    row["answer"] = to_json(value)
+    row.update(_lists(question, truth.value, value))
+    correct = value == truth.value
+    return {**row, "score": int(correct), "status": "correct" if correct else "wrong",
+            "reason": truth.reason if correct else _why_wrong(truth, value)}
+
+
+def _why_wrong(truth: Truth, value: Any) -> str:
+    if isinstance(truth.value, frozenset) and isinstance(value, frozenset):
+        missing, extra = truth.value - value, value - truth.value
+        parts = []
+        if missing:
+            parts.append(f"{len(missing)} missing (e.g. {asp(sorted(missing, key=asp)[0])})")
+        if extra:
+            parts.append(f"{len(extra)} extra (e.g. {asp(sorted(extra, key=asp)[0])})")
+        return "; ".join(parts)
+    return f"the answer is {to_json(value)}, the truth {to_json(truth.value)}: {truth.reason}"
+
+
+def label_row(record: ArbRecord, lookup: DomainLookup = builtin_lookup) -> dict[str, Any]:
+    """The label check of one question: its row with ``label_agrees`` and, when false,
+    ``label_why`` (and ``status``: the truth's, when it cannot be recomputed)."""
+    question, instance, truth = grade_question(record, lookup)
+    row = {**_base(record, question), "truth": to_json(truth.value), "label": record.answer,
+           "status": truth.status, "reason": truth.reason}
+    if question is not None and instance is not None:
+        row.update(_label_check(question, truth, instance, record))
+    else:
+        row.update({"label_agrees": None, "label_why": truth.reason})
+    return row
+
+
+def read_responses(path: str | Path) -> dict[str, str]:
+    """``{"id", "response"}`` per line -> id -> response; a repeated id, a line without both
+    keys or a response that is not text is refused naming the line."""
+    out: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    try:
+        with open(path, "rb") as stream:
+            for number, line in numbered_lines(stream, str(path)):
+                where = f"{path}: line {number}"
+                try:
+                    row = decode(line)
+                except JsonLineError as err:
+                    raise ArbDataError(f"{where}: {err}") from err
+                if not isinstance(row, dict) or "id" not in row or "response" not in row:
+                    raise ArbDataError(f"{where}: expected an object with 'id' and 'response'")
+                if not isinstance(row["response"], str):
+                    raise ArbDataError(f"{where}: 'response' must be text")
+                ident = str(row["id"])
+                if ident in out:
+                    raise ArbDataError(f"{where}: id {ident} was already answered on line "
+                                       f"{lines[ident]}")
+                out[ident], lines[ident] = row["response"], number
+    except JsonLineError as err:
+        raise ArbDataError(str(err)) from err
+    return out
+
+
+def deadline_for_item(seconds: float = DEFAULT_TIMEOUT_S) -> Deadline:
+    return Deadline.start(seconds, CLOCK)
+
