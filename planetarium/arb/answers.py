@@ -35,7 +35,7 @@ MAX_ANSWER_CHARS = 200_000
 _NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen twenty".split())}
-_DECOR = re.compile(r"[*_`#>]+")
+_DECOR = re.compile(r"[*`#>]+|(?<![\w])_+|_+(?![\w])")  # markdown; not the _ inside a name
 _LEAD = re.compile(r"^\s*(?:final\s+)?answer\s*[:\-]\s*", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+")
 _INT = re.compile(r"(?<![\w.])-?\d+(?![\w.]|\.\d)")

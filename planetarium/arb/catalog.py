@@ -16,6 +16,8 @@ A folder's domain replaces the built-in of the same name.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import PlanetariumError
@@ -126,3 +128,99 @@ def folder_lookup(root: str | Path):
             return _load(folder.resolve(), version)
         return builtin_lookup(name, version)
     return lookup
+
+
+@dataclass(frozen=True)
+class KnownInstance:
+    """An instance read from files: objects by type, initial fluents, and the plan if given."""
+
+    objects: dict[str, tuple[str, ...]]
+    init: tuple[tuple, ...]
+    plan: tuple[tuple[str, tuple[str, ...]], ...] | None
+
+
+def _pddl_name(name: str) -> str:
+    return name.lower().replace("-", "_")
+
+
+def read_instance(problem: str, plan: str | None, domain: ArbDomain, where: str
+                  ) -> KnownInstance:
+    """ARB's PDDL problem (objects, init) and plan (one ``(action args)`` per line), in ASP
+    names; init atoms of predicates the domain does not have are left out."""
+    from ..pddl.domain import parse_typed_list
+    from ..pddl.sexpr import SList, read_sexprs
+
+    try:
+        forms = read_sexprs(problem)
+    except PlanetariumError as err:
+        raise DomainFolderError(f"{where}: {err}") from err
+    define = forms[0] if forms and isinstance(forms[0], SList) else SList(1)
+    objects: dict[str, list[str]] = {}
+    init: list[tuple] = []
+    for section in define[1:]:
+        if not isinstance(section, SList) or not section:
+            continue
+        if section[0] == ":objects":
+            for name, kind in parse_typed_list(section):
+                objects.setdefault(_pddl_name(kind), []).append(name.lower())
+        elif section[0] == ":init":
+            for atom in section[1:]:
+                if isinstance(atom, SList) and atom and all(isinstance(x, str) for x in atom):
+                    predicate = _pddl_name(atom[0])
+                    if predicate in domain.fluents:
+                        init.append((predicate, *(str(x).lower() for x in atom[1:])))
+    if not objects:
+        raise DomainFolderError(f"{where}: no :objects")
+    steps = None
+    if plan is not None:
+        steps = []
+        for line in plan.splitlines():
+            line = line.split(";", 1)[0].strip()
+            if line.startswith("(") and line.endswith(")"):
+                name, *args = line[1:-1].split()
+                steps.append((_pddl_name(name), tuple(a.lower() for a in args)))
+        steps = tuple(steps)
+    return KnownInstance({k: tuple(v) for k, v in objects.items()}, tuple(init), steps)
+
+
+InstanceLookup = Callable[[ArbDomain, str, str], "KnownInstance | None"]
+
+
+def instance_lookup(root: str | Path) -> InstanceLookup:
+    """Instances under ``root``: ``<domain>/<instance>/instance.pddl`` or ARB's own layout
+    ``<domain>/instances/<instance>/instance.pddl`` (a ``plan.pddl`` beside it is read too)."""
+    base = Path(root)
+    if not base.is_dir():
+        raise DomainFolderError(f"{base}: not a folder")
+
+    @functools.lru_cache(maxsize=256)
+    def find(domain: ArbDomain, name: str, instance: str) -> KnownInstance | None:
+        for folder in (base / name / instance, base / name / "instances" / instance):
+            problem = folder / "instance.pddl"
+            if problem.is_file():
+                plan = folder / "plan.pddl"
+                try:
+                    return read_instance(problem.read_text(encoding="utf-8"),
+                                         plan.read_text(encoding="utf-8") if plan.is_file()
+                                         else None, domain, str(problem))
+                except (OSError, UnicodeDecodeError) as err:
+                    raise DomainFolderError(f"{problem}: {err}") from err
+        return None
+    return find
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Where domains and (for final-release records) instances come from."""
+
+    domains: Callable[[str, str], tuple[ArbDomain, PhraseBook]] = builtin_lookup
+    instances: InstanceLookup | None = None
+
+
+BUILTIN = Catalog()
+
+
+def make_catalog(domains_dir: str | Path | None = None,
+                 instances_dir: str | Path | None = None) -> Catalog:
+    return Catalog(folder_lookup(domains_dir) if domains_dir else builtin_lookup,
+                   instance_lookup(instances_dir) if instances_dir else None)

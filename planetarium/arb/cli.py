@@ -18,15 +18,19 @@ def _fail(err: object) -> None:
 
 
 def _domains_option(command):
+    command = click.option("--instances", "instances_dir", type=click.Path(file_okay=False),
+                           help="Folder of instances for records without their objects (the "
+                                "final release): <domain>/<instance_id>/instance.pddl, or ARB's "
+                                "<domain>/instances/<instance_id>/instance.pddl.")(command)
     return click.option("--domains", "domains_dir", type=click.Path(file_okay=False),
                         help="Folder of domains (<name>/domain.pddl or ARB's <name>/domain.lp, "
                              "with phrases.json for English not built in).")(command)
 
 
-def _lookup(domains_dir: str | None):
-    from .catalog import builtin_lookup, folder_lookup
+def _catalog(domains_dir: str | None, instances_dir: str | None):
+    from .catalog import make_catalog
 
-    return folder_lookup(domains_dir) if domains_dir else builtin_lookup
+    return make_catalog(domains_dir, instances_dir)
 
 
 @click.group("arb")
@@ -45,7 +49,8 @@ def arb_group() -> None:
 @click.option("--progress/--no-progress", default=False, show_default=True)
 @_domains_option
 def score_command(questions: tuple[str, ...], responses_path: str, out_path: str,
-                  timeout_s: float, progress: bool, domains_dir: str | None) -> None:
+                  timeout_s: float, progress: bool, domains_dir: str | None,
+                  instances_dir: str | None) -> None:
     """Score RESPONSES to the QUESTIONS (ARB question files or folders, either layout).
 
     Every question gets a row in OUT; one without a response is 'unparsed' (score 0).  Prints
@@ -63,7 +68,7 @@ def score_command(questions: tuple[str, ...], responses_path: str, out_path: str
             Path(responses_path).resolve()}:
         _fail(f"{out_path}: --out would overwrite an input")
     try:
-        lookup = _lookup(domains_dir)
+        catalog = _catalog(domains_dir, instances_dir)
         records = load_records(questions)
         responses = read_responses(responses_path)
         known = {r.id for r in records}
@@ -72,7 +77,7 @@ def score_command(questions: tuple[str, ...], responses_path: str, out_path: str
         with open(out_path, "w", encoding="utf-8") as out:
             for record in tqdm(records, desc="scoring arb", unit="question", disable=not progress):
                 row = score_record(record, responses.get(record.id),
-                                   deadline_for_item(timeout_s), lookup)
+                                   deadline_for_item(timeout_s), catalog)
                 out.write(json.dumps(row) + "\n")
                 rows.append({k: row.get(k) for k in ("category", "domain", "status", "score",
                                                       "label_agrees", "arb_keyword", "label")
@@ -114,7 +119,7 @@ def gold_command(questions: tuple[str, ...], out_path: str) -> None:
               "5 per category and domain).")
 @_domains_option
 def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_all: bool,
-                         domains_dir: str | None) -> None:
+                         domains_dir: str | None, instances_dir: str | None) -> None:
     """Recompute every stored label of the QUESTIONS by simulation.
 
     Prints a table per category and domain (labels that agree, disagree, or could not be
@@ -127,8 +132,8 @@ def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_
     from .score import label_row
 
     try:
-        lookup = _lookup(domains_dir)
-        rows = [label_row(record, lookup) for record in load_records(questions)]
+        catalog = _catalog(domains_dir, instances_dir)
+        rows = [label_row(record, catalog) for record in load_records(questions)]
     except (PlanetariumError, OSError) as err:
         _fail(err)
     table = label_summary(rows)

@@ -17,17 +17,15 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .catalog import builtin_lookup
+from .catalog import BUILTIN, Catalog
 from .domain import ArbDomain
 from .phrases import PhraseBook
 from .reader import (HOLE, Lexicon, Meaning, Wording, segments, max_separators, normalize,
                      read_list, skeletons)
 from .records import ArbRecord
 from .simulate import State, World
-
-DomainLookup = Callable[[str, str], tuple[ArbDomain, PhraseBook]]
 
 
 class InstanceError(ValueError):
@@ -80,26 +78,37 @@ def _cached(domain: ArbDomain, book: PhraseBook, objects: tuple[tuple[str, str],
     return instance
 
 
-def instance_for(record: ArbRecord, lookup: DomainLookup = builtin_lookup,
-                 lists: tuple[str, ...] = ()) -> Instance:
-    """The instance ``record`` asks about (:class:`InstanceError` when it cannot be built);
+def instance_for(record: ArbRecord, catalog: Catalog = BUILTIN,
+                 lists: tuple[str, ...] = ()) -> tuple[Instance, ArbRecord]:
+    """The instance ``record`` asks about (:class:`InstanceError` when it cannot be built), and
+    the record with the instance's plan when the catalog's instance files have one;
     ``lists``: the question's lists of fluents and actions, where a final-release record's
     objects may be named besides its initial state and stored answer."""
     try:
-        domain, book = lookup(record.domain, record.layout)
+        domain, book = catalog.domains(record.domain, record.layout)
     except KeyError:
         raise InstanceError(f"unknown domain {record.domain!r} (give --domains for others)"
                             ) from None
+    if record.init is None and catalog.instances is not None:
+        known = catalog.instances(domain, record.domain, record.instance)
+        if known is not None:
+            record = replace(record, objects=known.objects, init=known.init,
+                             plan=record.plan if record.plan is not None else known.plan)
     if record.objects is not None and record.init is not None:
         objects = tuple((o, t) for t, names in record.objects.items() for o in names)
         type_of = dict(objects)
         unknown = [a for atom in record.init for a in atom[1:] if a not in type_of]
         if unknown:
             raise InstanceError(f"initial state names {unknown[0]}, not an object of the instance")
-        return _cached(domain, book, objects, frozenset(record.init), False)
+        return _cached(domain, book, objects, frozenset(record.init), False), record
     if not record.init_nl:
         raise InstanceError("the record has neither initial_state_asp nor initial_state_nl")
-    type_of = infer_objects(domain, book, [record.init_nl.rstrip(". "), record.answer, *lists])
+    type_of, open_ = infer_objects(domain, book, [record.init_nl.rstrip(". "), record.answer,
+                                                  *lists])
+    if open_:
+        obj, options = sorted(open_.items())[0]
+        raise InstanceError(f"cannot tell the type of {obj} from the record's English (one of "
+                            f"{', '.join(options)}); give --instances with the instance files")
     probe = Instance(domain, book, World(domain, type_of), frozenset(), True)
     reading = read_list(probe.lexicon, "fluent", record.init_nl.rstrip(". "))
     found = reading.meaning_set()
@@ -110,34 +119,45 @@ def instance_for(record: ArbRecord, lookup: DomainLookup = builtin_lookup,
     if negative:
         raise InstanceError("the initial state lists a negative fluent")
     return _cached(domain, book, tuple(sorted(type_of.items())),
-                   frozenset(m[1] for m in found), True)  # type: ignore[index]
+                   frozenset(m[1] for m in found), True), record  # type: ignore[index]
 
 
-def _open_patterns(book: PhraseBook) -> list[tuple[re.Pattern, str, tuple[Wording, ...]]]:
-    """Every skeleton with object slots as a pattern with open slots (reading unknown objects)."""
+def _open_patterns(book: PhraseBook) -> list[tuple[re.Pattern, str, tuple[Wording, ...],
+                                                   tuple[str, ...]]]:
+    """Every skeleton with object slots as a pattern with open slots (reading unknown objects),
+    and the word before each slot ("cargo @": a hint at the object's type)."""
     found = []
     for kind, table in skeletons(book).items():
         for skeleton, wordings in table.items():
             if HOLE in skeleton:
                 pattern = re.compile(re.escape(skeleton).replace(re.escape(HOLE),
                                                                   r"([a-z0-9][\w-]*)"))
-                found.append((pattern, kind, wordings))
+                before = tuple((part.split() or [""])[-1] for part in skeleton.split(HOLE)[:-1])
+                found.append((pattern, kind, wordings, before))
     return found
 
 
 _PATTERNS: dict[PhraseBook, list] = {}
 
 
-def infer_objects(domain: ArbDomain, book: PhraseBook, lists: list[str]) -> dict[str, str]:
-    """Objects named in ``lists`` (ARB's English lists) with the most specific type their slots
-    allow.  Every span of a list (up to the longest wording's separators) that is a whole
-    wording with open slots types the objects in them: a slot allows the types of every wording
-    with that skeleton (grippers' "ball1 is at room1" may be a robot's or a ball's ``at``)."""
+def infer_objects(domain: ArbDomain, book: PhraseBook, lists: list[str]
+                  ) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Objects named in ``lists`` (ARB's English lists), typed; and those whose type stays open
+    (with the types they could have).
+
+    Every span of a list (up to the longest wording's separators) that is a whole wording with
+    open slots types the objects in it: a slot allows the types of every wording with that
+    skeleton (grippers' "ball1 is at room1" is a robot's or a ball's ``at``).  Where several
+    types remain, in order: a type named right before the object in a wording ("cargo c0"),
+    the type every typed object of the same name stem has (ball1 as ball2), the type the name
+    starts with.
+    """
     patterns = _PATTERNS.get(book)
     if patterns is None:
         patterns = _PATTERNS.setdefault(book, _open_patterns(book))
     width = max_separators(book) + 1
     constraints: dict[str, list[set[str]]] = {}
+    hints: dict[str, set[str]] = {}
     for text in lists:
         pieces, seps = segments(normalize(text))
         for start in range(len(pieces)):
@@ -145,24 +165,49 @@ def infer_objects(domain: ArbDomain, book: PhraseBook, lists: list[str]) -> dict
             for end in range(start + 1, min(len(pieces), start + width) + 1):
                 if end > start + 1:
                     span += seps[end - 2] + pieces[end - 1]
-                for pattern, kind, wordings in patterns:
+                for pattern, kind, wordings, before in patterns:
                     match = pattern.fullmatch(span)
                     if match is None:
                         continue
                     for slot, obj in enumerate(match.groups()):
-                        allowed = {_slot_type(domain, kind, w, slot) for w in wordings}
-                        constraints.setdefault(obj, []).append(allowed - {None})
-    typed = {obj: _most_specific(domain, obj, wanted) for obj, wanted in constraints.items()}
-    return {obj: t for obj, t in typed.items() if t}
+                        allowed = set().union(*(_slot_types(domain, kind, w, slot)
+                                                for w in wordings))
+                        constraints.setdefault(obj, []).append(allowed)
+                        hints.setdefault(obj, set()).add(before[slot])
+    leaves = _leaves(domain)
+    fits = {obj: [leaf for leaf in leaves
+                  if all(not allowed or any(domain.is_a(leaf, w) for w in allowed)
+                         for allowed in wanted)]
+            for obj, wanted in constraints.items()}
+    typed = {obj: f[0] for obj, f in fits.items() if len(f) == 1}
+    open_: dict[str, list[str]] = {}
+    for obj, options in fits.items():
+        if obj in typed or not options:
+            continue
+        hinted = [t for t in options if t in hints.get(obj, ())]
+        kin = {typed[o] for o in typed if _stem(o) == _stem(obj)}
+        named = [t for t in options if obj.startswith(t)]
+        if len(hinted) == 1:
+            typed[obj] = hinted[0]
+        elif len(kin) == 1 and next(iter(kin)) in options:
+            typed[obj] = next(iter(kin))
+        elif len(named) == 1:
+            typed[obj] = named[0]
+        else:
+            open_[obj] = options
+    return typed, open_
 
 
-def _slot_type(domain: ArbDomain, kind: str, wording: Wording, slot: int) -> str | None:
+def _stem(name: str) -> str:
+    return re.sub(r"[\d_-].*$", "", name)
+
+
+def _slot_types(domain: ArbDomain, kind: str, wording: Wording, slot: int) -> set[str]:
     position = wording.order[slot]
     if kind == "fluent":
-        types = {s.types[position] for s in domain.fluents.get(wording.phrase.name, ())}
-        return types.pop() if len(types) == 1 else None
+        return {s.types[position] for s in domain.fluents.get(wording.phrase.name, ())}
     schema = domain.actions.get(wording.phrase.name)
-    return schema.signature.types[position] if schema else None
+    return {schema.signature.types[position]} if schema else set()
 
 
 def _leaves(domain: ArbDomain) -> list[str]:
@@ -171,15 +216,3 @@ def _leaves(domain: ArbDomain) -> list[str]:
     named |= {t for a in domain.actions.values() for t in a.signature.types}
     parents = set(domain.parents.values())
     return sorted(t for t in named if t not in parents)
-
-
-def _most_specific(domain: ArbDomain, obj: str, wanted: list[set[str]]) -> str:
-    """The one leaf type that fits every slot the object filled (a slot: one of its types);
-    several: the one the name starts with; none: "" (the object is dropped)."""
-    fits = [leaf for leaf in _leaves(domain)
-            if all(not allowed or any(domain.is_a(leaf, w) for w in allowed)
-                   for allowed in wanted)]
-    if len(fits) == 1:
-        return fits[0]
-    named = [leaf for leaf in fits if obj.startswith(leaf)]
-    return named[0] if len(named) == 1 else ""

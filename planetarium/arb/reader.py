@@ -85,6 +85,14 @@ def _declared_arity(phrase: Phrase) -> int:
 
 
 @functools.lru_cache(maxsize=64)
+def glued_words(book: PhraseBook) -> tuple[str, ...]:
+    """Words some wording writes straight after an object, with no space ("{1}cargo")."""
+    found = {m.group(1) for kinds in skeletons(book).values() for s in kinds
+             for m in re.finditer(HOLE + r"([a-z]+)", s)}
+    return tuple(sorted(found))
+
+
+@functools.lru_cache(maxsize=64)
 def max_separators(book: PhraseBook) -> int:
     """The most list separators (", ", " and ") inside one wording of ``book``."""
     return max((len(_SOFT.findall(s)) for kinds in skeletons(book).values() for s in kinds),
@@ -108,10 +116,14 @@ class Lexicon:
     _pattern: re.Pattern | None = field(default=None, repr=False)
 
     def objects_pattern(self) -> re.Pattern | None:
+        """Object names as whole words; a name may also run into a word that ARB glues to an
+        object in one of its wordings ("location l1cargo c0 ...")."""
         if self._pattern is None and self.objects:
             names = sorted(self.objects, key=len, reverse=True)
-            self._pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names))
-                                       + r")(?![\w-])")
+            glue = glued_words(self.book)
+            after = r"(?:(?![\w-])" + (f"|(?=(?:{'|'.join(glue)})\\b)" if glue else "") + ")"
+            self._pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + ")"
+                                       + after)
         return self._pattern
 
     def hollow(self, text: str) -> tuple[str, list[str]]:

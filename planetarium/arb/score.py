@@ -27,8 +27,8 @@ from ..jsonl import JsonLineError, decode, numbered_lines
 from ..grading import Status
 from ..limits import Clock, Deadline, Stopwatch
 from .answers import Reading, answer_section, arb_keyword, read_value
-from .catalog import builtin_lookup
-from .instance import DomainLookup, InstanceError, instance_for
+from .catalog import BUILTIN, Catalog
+from .instance import InstanceError, instance_for
 from .questions import Question, QuestionNotUnderstood, parse_question
 from .records import ArbDataError, ArbRecord
 from .truth import Truth, asp, recompute
@@ -90,7 +90,7 @@ def _label_check(question: Question, truth: Truth, instance, record: ArbRecord) 
     return {"label_agrees": False, "label_why": why}
 
 
-def grade_question(record: ArbRecord, lookup: DomainLookup = builtin_lookup
+def grade_question(record: ArbRecord, catalog: Catalog = BUILTIN
                    ) -> tuple[Question | None, Any, Truth]:
     """The question's meaning, instance and recomputed truth (a :class:`Truth` with status
     "unsupported" when the question or its instance cannot be read)."""
@@ -100,21 +100,21 @@ def grade_question(record: ArbRecord, lookup: DomainLookup = builtin_lookup
         return None, None, Truth("unsupported", reason=str(err))
     lists = tuple(t for t in (question.sequence, question.items, question.action) if t)
     try:
-        instance = instance_for(record, lookup, lists)
+        instance, record = instance_for(record, catalog, lists)
     except InstanceError as err:
         return question, None, Truth("unsupported", reason=str(err))
     return question, instance, recompute(record, question, instance)
 
 
 def score_record(record: ArbRecord, response: str | None, deadline: Deadline,
-                 lookup: DomainLookup = builtin_lookup, *, check_label: bool = True
+                 catalog: Catalog = BUILTIN, *, check_label: bool = True
                  ) -> dict[str, Any]:
     """One result row (see the module docstring); never raises on a hostile response."""
     watch = Stopwatch()
     row: dict[str, Any] = {}
     try:
         with deadline.applied():
-            row = _score(record, response, deadline, lookup, check_label)
+            row = _score(record, response, deadline, catalog, check_label)
     except ResourceLimitError as err:
         row = {**_base(record, None), "score": None, "status": "undecided", "label_agrees": None,
                "reason": str(err)}
@@ -122,9 +122,9 @@ def score_record(record: ArbRecord, response: str | None, deadline: Deadline,
     return row
 
 
-def _score(record: ArbRecord, response: str | None, deadline: Deadline, lookup: DomainLookup,
+def _score(record: ArbRecord, response: str | None, deadline: Deadline, catalog: Catalog,
            check_label: bool) -> dict[str, Any]:
-    question, instance, truth = grade_question(record, lookup)
+    question, instance, truth = grade_question(record, catalog)
     row = _base(record, question)
     row.update({"truth": to_json(truth.value), "label": record.answer})
     if check_label and question is not None and instance is not None:
@@ -170,10 +170,10 @@ def _why_wrong(truth: Truth, value: Any) -> str:
     return f"the answer is {to_json(value)}, the truth {to_json(truth.value)}: {truth.reason}"
 
 
-def label_row(record: ArbRecord, lookup: DomainLookup = builtin_lookup) -> dict[str, Any]:
+def label_row(record: ArbRecord, catalog: Catalog = BUILTIN) -> dict[str, Any]:
     """The label check of one question: its row with ``label_agrees`` and, when false,
     ``label_why`` (and ``status``: the truth's, when it cannot be recomputed)."""
-    question, instance, truth = grade_question(record, lookup)
+    question, instance, truth = grade_question(record, catalog)
     row = {**_base(record, question), "truth": to_json(truth.value), "label": record.answer,
            "status": truth.status, "reason": truth.reason}
     if question is not None and instance is not None:

@@ -200,7 +200,22 @@ class _Evaluator:
         return frozenset({kind}) if kind else None
 
     # -- the operations -------------------------------------------------------------------
+    def needs_every_object(self) -> bool:
+        """Whether the answer depends on objects the record may never name (counts of actions
+        or negative fluents, lists of actions, negative fluents or the whole state)."""
+        q = self.q
+        if q.op in ("list_actions", "state_is", "objects_of_type"):
+            return True
+        if q.op == "count":
+            return q.what != "fluents" or q.fluents is None or q.fluents.sign != "pos"
+        if q.op == "list_fluents":
+            return q.fluents is None or q.fluents.sign != "pos"
+        return False
+
     def run(self) -> Truth:
+        if self.instance.inferred and self.needs_every_object():
+            raise _Stop("unsupported", "the answer depends on every object of the instance, and "
+                        "the record names its objects only in English (give --instances)")
         op = getattr(self, "op_" + self.q.op)
         value, reason, certificate = op()
         return Truth("decided", value, reason, certificate, self.context)
