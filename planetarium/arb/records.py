@@ -83,6 +83,7 @@ class ArbRecord:
     objects: dict[str, tuple[str, ...]] | None = None
     plan: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     paraphrased: str | None = None
+    init_paraphrased: str | None = None
     subcategories: tuple[str, ...] = ()
     source: str = field(default="", compare=False)
 
@@ -101,7 +102,8 @@ class ArbRecord:
                 "objects": {t: list(o) for t, o in self.objects.items()}
                 if self.objects is not None else None,
                 "plan": [[n, list(a)] for n, a in self.plan] if self.plan is not None else None,
-                "paraphrased": self.paraphrased, "subcategories": list(self.subcategories)}
+                "paraphrased": self.paraphrased, "init_paraphrased": self.init_paraphrased,
+                "subcategories": list(self.subcategories)}
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> ArbRecord:
@@ -117,7 +119,8 @@ class ArbRecord:
             if row.get("objects") is not None else None,
             plan=tuple((n, tuple(a)) for n, a in row["plan"]) if row.get("plan") is not None
             else None,
-            paraphrased=row.get("paraphrased"), subcategories=tuple(row.get("subcategories", ())))
+            paraphrased=row.get("paraphrased"), init_paraphrased=row.get("init_paraphrased"),
+            subcategories=tuple(row.get("subcategories", ())))
 
 
 def _need(raw: dict, key: str, kind: type | tuple, where: str) -> Any:
@@ -171,6 +174,7 @@ def record_from_raw(raw: Any, where: str) -> ArbRecord:
             raise ArbDataError(f"{where}: 'action_sequence' is not ARB's ({err})") from err
     init_nl = raw.get("initial_state_nl")
     paraphrased = raw.get("question_paraphrased")
+    init_paraphrased = raw.get("initial_state_nl_paraphrased")
     subcategories = raw.get("question_subcategories") or ()
     return ArbRecord(
         id=str(ident), domain=_need(raw, "domain_name", str, where),
@@ -181,6 +185,7 @@ def record_from_raw(raw: Any, where: str) -> ArbRecord:
         sign=sign, layout="final" if final else "2024",
         init_nl=init_nl if isinstance(init_nl, str) else None, init=init, objects=objects,
         plan=plan, paraphrased=paraphrased if isinstance(paraphrased, str) else None,
+        init_paraphrased=init_paraphrased if isinstance(init_paraphrased, str) else None,
         subcategories=tuple(map(str, subcategories)), source=where)
 
 

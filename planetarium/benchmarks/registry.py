@@ -17,6 +17,7 @@ ENTRY_POINT_GROUP = "planetarium.benchmarks"
 BUILTINS = {
     "planetarium": "planetarium.benchmarks.planetarium:BENCHMARK",
     "acpbench": "planetarium.benchmarks.acpbench:BENCHMARK",
+    "arb": "planetarium.benchmarks.arb:BENCHMARK",
 }
 REGISTRY: Registry[Benchmark] = Registry("benchmark", ENTRY_POINT_GROUP, Benchmark, BUILTINS,
                                          lambda benchmark: benchmark.name)

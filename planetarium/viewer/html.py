@@ -158,7 +158,8 @@ def item_page(runs: Runs, index: int) -> str:
         + e("dl", {"class": "meta"}, join(e("dt", None, text=k) + e("dd", None, text=v)
                                           for k, v in meta))
         + e("h2", None, text="Description") + e("p", {"class": "description"},
-                                                text=str(row.get("natural_language", "")))
+                                                text=str(row.get("natural_language")
+                                                         or row.get("question", "")))
         + _legend()
         + e("div", {"class": "runs"}, columns)
         + e("h2", None, text="Ground truth") + e("pre", {"id": "ground-truth"},
@@ -191,6 +192,14 @@ def _run_column(label: str, item: Item, answer: Answer | None) -> str:
     notes = [f"finish reason: {answer.finish_reason}"] if answer.finish_reason else []
     if answer.error:
         notes.append(f"server error: {answer.error}")
+    view = (answer.result or {}).get("view")
+    if isinstance(view, dict):  # a benchmark that lays its item out itself (ARB)
+        return e("section", {"class": "run"}, e("h2", None, text=label),
+                 status_badge(answer.status()), e("p", {"class": "note"},
+                                                  text=str((answer.result or {}).get("reason", ""))),
+                 _view(view), e("h3", None, text="The model's answer"),
+                 e("p", {"class": "muted"}, text="; ".join(notes)) if notes else "",
+                 e("pre", {"class": "answer"}, text=shown), cut)
     return e(
         "section", {"class": "run"},
         e("h2", None, text=label), status_badge(answer.status()),
@@ -201,6 +210,26 @@ def _run_column(label: str, item: Item, answer: Answer | None) -> str:
         e("p", {"class": "muted"}, text="; ".join(notes)) if notes else "",
         e("pre", {"class": "answer"}, text=shown), cut,
     )
+
+
+def _view(view: dict[str, Any]) -> str:
+    """An item laid out by its benchmark: the question's steps and states, the recomputed
+    answer, what the answer misses and adds, and whether the stored label agrees."""
+    parts = []
+    for key, title in (("steps", "Actions taken"), ("state_before", "State before the action"),
+                       ("state_after", "State the question is about")):
+        if isinstance(view.get(key), list):
+            parts.append(e("h4", None, text=title) + e("ul", {"class": "facts"}, join(
+                e("li", None, text=str(x)) for x in view[key])))
+    facts = [("recomputed answer", view.get("truth")), ("read answer", view.get("answer")),
+             ("stored label", view.get("label")), ("stored label agrees", view.get("label_agrees"))]
+    parts.append(e("dl", {"class": "meta"}, join(
+        e("dt", None, text=k) + e("dd", None, text=json.dumps(v, ensure_ascii=False))
+        for k, v in facts if v is not None)))
+    lists = _facts(view.get("missing"), MISSING) + _facts(view.get("extra"), EXTRA)
+    if lists:
+        parts.append(e("h4", None, text="Answer: missing / extra") + lists)
+    return e("div", {"class": "explanation"}, join(parts))
 
 
 #: The grader's stages, the verdict field each decides, and the column title.

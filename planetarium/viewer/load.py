@@ -32,6 +32,8 @@ class Answer:
     finish_reason: str | None
     error: str | None
     verdicts: dict[str, dict[str, Any]]
+    #: the run's whole result row (other benchmarks: their shared keys and ``details``)
+    result: dict[str, Any] | None = None
 
     def explanation(self, mode: str = MAIN_MODE) -> dict[str, Any] | None:
         """The grader's explanation of a verdict (``explanation`` in the result row), if any."""
@@ -42,6 +44,8 @@ class Answer:
         """Where the answer stopped: ``correct``, ``not parseable``, ``unsolvable``, ``not
         equivalent``, or ``undecided (timeout)`` and the like for a null verdict."""
         verdict = self.verdicts.get(mode)
+        if verdict is None and self.result is not None and not self.verdicts:
+            return _shared_status(self.result)
         if verdict is None:
             return "not graded"
         if passed(verdict, "correct"):
@@ -58,6 +62,16 @@ class Answer:
         explanation = self.explanation(mode)
         found = explanation.get("categories") if explanation else None
         return [str(c) for c in found] if isinstance(found, list) else []
+
+
+def _shared_status(result: dict[str, Any]) -> str:
+    """A result row in the shared schema: the benchmark's own word when it has one."""
+    own = result.get("arb_status")
+    if result.get("correct") is True:
+        return "correct"
+    if result.get("correct") is False:
+        return str(own or "wrong")
+    return f"undecided ({own or result.get('status') or 'no verdict'})"
 
 
 @dataclass(frozen=True)
@@ -77,11 +91,11 @@ class Item:
 
     @property
     def abstractness(self) -> str:
-        return abstractness(self.row)
+        return abstractness(self.row) if "init_is_abstract" in self.row else "—"
 
     @property
     def size(self) -> str:
-        return size_bin(self.row)
+        return size_bin(self.row) if "init_num_propositions" in self.row else "—"
 
 
 @dataclass(frozen=True)
@@ -110,6 +124,7 @@ def load_runs(run_dirs: Sequence[str | Path], labels: Sequence[str] = ()) -> Run
                 finish_reason=completion.get("finish_reason"),
                 error=completion.get("error"),
                 verdicts={mode: graded[mode] for mode in MODES if isinstance(graded.get(mode), dict)},
+                result=graded,
             )
     return Runs(
         labels=tuple(names),

@@ -1,0 +1,187 @@
+"""ActionReasoningBench as a benchmark: questions about action sequences, graded by simulation.
+
+Items are ARB question records (:mod:`planetarium.arb.records`; either released layout, a file
+or a folder), selected by ``split`` (a file or folder name on the record's path; null: all),
+``categories``, ``domain_names``, ``answer_types`` and ``limit``.  Prompts are ARB's zero-shot
+shape or the variant that constrains the answer (:mod:`planetarium.arb.prompts`).  Each answer
+is scored by :func:`planetarium.arb.score.score_record` against the answer recomputed by
+simulation; ARB's row word stays in ``arb_status`` and maps onto the shared status (correct,
+wrong and unparsed are decided; ambiguous and unsupported are unsupported; undecided is a
+timeout).  Results break down by category, domain, plan length, fluent type and sign.
+
+``grade_item`` grades one answer under a deadline (the per-item interface of the benchmark
+loop); ``grade`` runs it over a batch for the loop of today.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from ..config import setting
+from ..grading import Status
+from ..limits import Clock, Deadline
+from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
+
+CATEGORIES = ("fluent_tracking", "state_tracking", "action_executability", "effects",
+              "numerical_reasoning", "composite", "object_tracking", "hallucination")
+#: The result-row keys kept beside the shared ones (what the report and the viewer read).
+_DETAILS = ("arb_status", "label_agrees", "label_why", "truth", "answer", "precision", "recall",
+            "f1", "missing", "extra", "frame", "read_by_fallback", "arb_keyword", "seconds")
+
+
+def _subset(allowed: tuple[str, ...]):
+    return lambda values: next((f"names from {', '.join(allowed)}" for v in values
+                                if v not in allowed), None)
+
+
+@dataclass(frozen=True)
+class ArbConfig(BenchmarkConfig):
+    """``dataset``: a question file or folder; ``split``: names of files or folders on the
+    records' paths (null: every record); ``prompt``: ``zero_shot`` or ``one_per_line``;
+    ``paraphrased``: ask ARB's paraphrased question where a record has one (grading always reads
+    the templated one); ``domains`` / ``instances``: folders as ``arb score`` takes them."""
+
+    split: tuple[str | None, ...] = setting((None,), check=lambda v: None if v else
+                                            "at least one split (null selects every record)")
+    prompt: Literal["zero_shot", "one_per_line"] = "zero_shot"
+    paraphrased: bool = False
+    categories: tuple[str, ...] = setting((), check=_subset(CATEGORIES))
+    domain_names: tuple[str, ...] = ()
+    answer_types: tuple[str, ...] = setting((), check=_subset(("true_false_answer",
+                                                                "free_answer")))
+    domains: str | None = None
+    instances: str | None = None
+
+
+@functools.lru_cache(maxsize=8)
+def _catalog(domains: str | None, instances: str | None):
+    from ..arb.catalog import make_catalog
+
+    return make_catalog(domains, instances)
+
+
+def _selected(record, config: ArbConfig) -> bool:
+    if None not in config.split:
+        parts = {p for p in Path(record.source.split(":")[0]).parts}
+        stems = {Path(record.source.split(":")[0]).name.split(".")[0]}
+        if not (parts | stems) & set(config.split):
+            return False
+    return ((not config.categories or record.category in config.categories)
+            and (not config.domain_names or record.domain in config.domain_names)
+            and (not config.answer_types or record.answer_type in config.answer_types))
+
+
+def result_from_row(item_id: str, row: dict[str, Any]) -> ItemResult:
+    """The shared result of one ARB row (its own words kept in ``arb_status``)."""
+    from ..arb.score import STATUS_TO_SHARED
+
+    status, correct = STATUS_TO_SHARED.get(row["status"], (Status.INTERNAL_ERROR, None))
+    groups = {"category": row["category"], "domain": row["domain"],
+              "plan_length": str(row["plan_length"]), "fluent_type": row["fluent_type"],
+              "sign": row["sign"], "answer_type": row["answer_type"]}
+    details = {k: row[k] for k in _DETAILS if k in row and k != "arb_status"}
+    details["arb_status"] = row["status"]
+    context = row.get("context") or {}
+    details["view"] = {"question": row.get("question_text"), "state_before": context.get("before"),
+                       "state_after": context.get("state"), "steps": context.get("steps"),
+                       "truth": row.get("truth"), "answer": row.get("answer"),
+                       "missing": row.get("missing"), "extra": row.get("extra"),
+                       "label": row.get("label"), "label_agrees": row.get("label_agrees")}
+    parseable = None if status is not Status.DECIDED else row["status"] != "unparsed"
+    return ItemResult(item_id, status, correct, str(row.get("reason", "")),
+                      score=row.get("score"), metrics={"parseable": parseable,
+                                                       "correct": correct},
+                      groups=groups, details=details)
+
+
+class ArbBenchmark(Benchmark):
+    name = "arb"
+    config_type = ArbConfig
+    metrics = ("parseable", "correct")
+    breakdowns = (("category",), ("domain",), ("plan_length",), ("fluent_type",), ("sign",),
+                  ("category", "domain"),
+                  ("category", "domain", "plan_length", "fluent_type", "sign"))
+    #: Verdicts must not depend on load: the item's time is counted in CPU seconds.
+    clock: ClassVar[Clock] = Clock.CPU
+
+    def load_items(self, config: ArbConfig) -> list[Row]:
+        from ..arb.records import load_records
+
+        rows = [r.to_row() for r in load_records([config.dataset]) if _selected(r, config)]
+        return rows[:config.limit] if config.limit else rows
+
+    def messages(self, config: ArbConfig, item: Row) -> Messages:
+        from ..arb.prompts import build_prompt, describe
+        from ..arb.questions import QuestionNotUnderstood, parse_question
+        from ..arb.records import ArbRecord
+
+        record = ArbRecord.from_row(item)
+        domain, book = _catalog(config.domains, config.instances).domains(record.domain,
+                                                                          record.layout)
+        try:
+            kind = parse_question(record).answer
+        except QuestionNotUnderstood:
+            kind = "bool" if record.is_true_false else "text"
+        question = (record.paraphrased if config.paraphrased and record.paraphrased
+                    else record.question)
+        state = (record.init_paraphrased if config.paraphrased and record.init_paraphrased
+                 else record.init_nl) or ""
+        return [{"role": "user", "content": build_prompt(describe(domain, book), state, question,
+                                                         kind, config.prompt)}]
+
+    def prompt_fingerprint(self, config: ArbConfig) -> str:
+        from ..arb.prompts import fingerprint
+
+        return fingerprint(config.prompt + (":paraphrased" if config.paraphrased else ""))
+
+    def grade_item(self, config: ArbConfig, item: Row, answer: str, deadline: Deadline, *,
+                   explain: bool = False) -> ItemResult:
+        """One answer against the recomputed truth (never raises on a hostile answer)."""
+        from ..arb.records import ArbRecord
+        from ..arb.score import score_record
+
+        try:
+            record = ArbRecord.from_row(item)
+            row = score_record(record, answer, deadline,
+                               _catalog(config.domains, config.instances))
+            row["question_text"] = record.question
+            return result_from_row(str(item["id"]), row)
+        except Exception as err:  # a grader bug must cost one item, not the run
+            return ItemResult(str(item.get("id")), Status.INTERNAL_ERROR, None,
+                              f"{type(err).__name__}: {err}")
+
+    def grade(self, config: ArbConfig, items: Sequence[Row], answers: Sequence[str], *,
+              timeout_s: float, workers: int | None = None, progress: bool = False,
+              explain: bool = False) -> Iterator[ItemResult]:
+        """Every answer by :meth:`grade_item`, in this process (ARB's grading is simulation,
+        milliseconds an answer); the shared item loop replaces this."""
+        from tqdm import tqdm
+
+        for item, answer in tqdm(zip(items, answers, strict=True), total=len(items),
+                                 desc="grading arb", unit="answer", disable=not progress):
+            yield self.grade_item(config, item, answer, Deadline.start(timeout_s, self.clock),
+                                  explain=explain)
+
+    def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """ARB's own true/false accuracy (its keyword rule; both/neither dropped), the stored
+        labels that disagree with the recomputed answers, and the statuses in ARB's words."""
+        from collections import Counter
+
+        keyword = [r for r in results if r.get("arb_keyword") in ("True", "False")]
+        tf = [r for r in results if "arb_keyword" in r]
+        return {"arb_statuses": dict(Counter(r.get("arb_status") for r in results)),
+                "label_disagreements": sum(r.get("label_agrees") is False for r in results),
+                "arb_keyword_accuracy": {
+                    "note": "ARB's own reading: keyword 'true'/'false', both or neither dropped, "
+                            "compared with the stored label",
+                    "n": len(keyword), "dropped": len(tf) - len(keyword),
+                    "accuracy": round(sum(r["arb_keyword"] == r["view"]["label"]
+                                          for r in keyword) / len(keyword), 4)
+                    if keyword else None}}
+
+
+BENCHMARK = ArbBenchmark()
