@@ -114,7 +114,7 @@ def read_count(text: str, none_allowed: bool) -> Reading:
 
 
 def _names(text: str) -> list[str]:
-    names = []
+    names: list[str] = []
     for line in text.splitlines():
         pieces, _ = segments(normalize(_clean(line)))
         names.extend(p.strip(" .") for p in pieces if p.strip(" ."))

@@ -167,6 +167,16 @@ def _bound(term: Term, params: tuple[Term, ...], line: int) -> tuple:
     return (term.name, *args)
 
 
+def _atoms(table: dict, action_name: str, params: tuple[Term, ...]) -> tuple:
+    """The fluents ``table`` lists for ``action_name``, over its parameters ``?p<i>``."""
+    found = []
+    for literal, args, line in table.get(action_name, []):
+        if len(args) != len(params):
+            raise ArbDomainError(f"line {line}: {action_name} takes {len(params)} arguments")
+        found.append(_bound(literal, args, line))
+    return tuple(found)
+
+
 def read_asp_domain(text: str, name: str) -> ArbDomain:
     """The domain in ARB's ASP ``text`` (see the module docstring); errors name the line."""
     parents: dict[str, str] = {}
@@ -208,17 +218,9 @@ def read_asp_domain(text: str, name: str) -> ArbDomain:
                                           "subset ARB's domains use")
     actions = {}
     for action_name, (params, signature) in declared.items():
-        def atoms(table: dict, action_name: str = action_name) -> tuple:
-            found = []
-            for literal, args, line in table.get(action_name, []):
-                if len(args) != len(params):
-                    raise ArbDomainError(f"line {line}: {action_name} takes {len(params)} "
-                                         "arguments")
-                found.append(_bound(literal, args, line))
-            return tuple(found)
-
         lifted = Action(action_name, tuple((f"?p{i}", t) for i, t in enumerate(signature.types)),
-                        atoms(pre), atoms(add), atoms(delete))
+                        _atoms(pre, action_name, params), _atoms(add, action_name, params),
+                        _atoms(delete, action_name, params))
         actions[action_name] = ActionSchema(lifted, signature)
     orphans = (set(pre) | set(add) | set(delete)) - set(declared)
     if orphans:

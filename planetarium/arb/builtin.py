@@ -379,7 +379,7 @@ def domain_from_pddl(text: str, name: str,
     return make_domain(name, dict(definition.types), fluents, actions, kinds)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def builtin_domain(name: str, version: str = "final") -> ArbDomain:
     """One of ARB's thirteen domains (``KeyError`` for another name), with the fluent kinds of
     generator ``version`` ("2024" or "final")."""

@@ -22,9 +22,9 @@ from pathlib import Path
 
 from ..errors import PlanetariumError
 from ..jsonl import JsonLineError, decode, read_capped
+from ..pddl.domain import parse_domain
 from .asp import read_asp_domain
 from .builtin import NAMES, builtin_domain, domain_from_pddl
-from ..pddl.domain import parse_domain
 from .domain import KINDS, ArbDomain, make_domain
 from .phrases import PhraseBook, make_phrase_book, phrase_book
 
@@ -64,7 +64,7 @@ def _kinds(path: Path) -> dict[str, frozenset[str]]:
 def _entries(path: Path, table: object, what: str) -> dict:
     if not isinstance(table, dict):
         raise DomainFolderError(f"{path}: '{what}' must map names to wordings")
-    out = {}
+    out: dict[str, str | tuple[str, str]] = {}
     for name, spec in table.items():
         if isinstance(spec, list) and len(spec) == 2 and all(isinstance(s, str) for s in spec):
             out[name] = (spec[0], spec[1])
@@ -171,16 +171,14 @@ def read_instance(problem: str, plan: str | None, domain: ArbDomain, where: str
                         init.append((predicate, *(str(x).lower() for x in atom[1:])))
     if not objects:
         raise DomainFolderError(f"{where}: no :objects")
-    steps = None
-    if plan is not None:
-        steps = []
-        for line in plan.splitlines():
-            line = line.split(";", 1)[0].strip()
-            if line.startswith("(") and line.endswith(")"):
-                name, *args = line[1:-1].split()
-                steps.append((_pddl_name(name), tuple(a.lower() for a in args)))
-        steps = tuple(steps)
-    return KnownInstance({k: tuple(v) for k, v in objects.items()}, tuple(init), steps)
+    steps: list[tuple[str, tuple[str, ...]]] = []
+    for line in (plan or "").splitlines():
+        line = line.split(";", 1)[0].strip()
+        if line.startswith("(") and line.endswith(")"):
+            name, *args = line[1:-1].split()
+            steps.append((_pddl_name(name), tuple(a.lower() for a in args)))
+    return KnownInstance({k: tuple(v) for k, v in objects.items()}, tuple(init),
+                         tuple(steps) if plan is not None else None)
 
 
 InstanceLookup = Callable[[ArbDomain, str, str], "KnownInstance | None"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -73,15 +74,16 @@ def score_command(questions: tuple[str, ...], responses_path: str, out_path: str
         responses = read_responses(responses_path)
         known = {r.id for r in records}
         stray = [i for i in responses if i not in known]
-        rows = []
+        rows: list[dict[str, Any]] = []
         with open(out_path, "w", encoding="utf-8") as out:
             for record in tqdm(records, desc="scoring arb", unit="question", disable=not progress):
                 row = score_record(record, responses.get(record.id),
                                    deadline_for_item(timeout_s), catalog)
                 out.write(json.dumps(row) + "\n")
-                rows.append({k: row.get(k) for k in ("category", "domain", "status", "score",
-                                                      "label_agrees", "arb_keyword", "label")
-                             if k in row})
+                kept: dict[str, Any] = {k: row[k] for k in (
+                    "category", "domain", "status", "score", "label_agrees", "arb_keyword",
+                    "label") if k in row}
+                rows.append(kept)
     except (PlanetariumError, OSError) as err:
         _fail(err)
     click.echo(format_table(summarize(rows)))

@@ -43,7 +43,7 @@ class Signature:
                is_a) -> bool:
         """Whether ``args`` (objects, typed by ``type_of``) is one of this signature's groundings."""
         return (len(args) == len(self.types)
-                and all(a in type_of and is_a(type_of[a], t) for a, t in zip(args, self.types))
+                and all(a in type_of and is_a(type_of[a], t) for a, t in zip(args, self.types, strict=True))
                 and all(args[i] != args[j] for i, j in self.distinct))
 
 

@@ -104,7 +104,7 @@ def fallback_reader(instance: Instance) -> Callable[[str, str, tuple[str, ...]],
                 if len(order) != len(objects) or sorted(order) != list(range(len(order))):
                     continue
                 args = [""] * len(order)
-                for position, obj in zip(order, objects):
+                for position, obj in zip(order, objects, strict=True):
                     args[position] = obj
                 meaning: Meaning = ((positive, (name, *args)) if kind == "fluent"
                                     else (name, tuple(args)))

@@ -22,8 +22,7 @@ from dataclasses import dataclass, field, replace
 from .catalog import BUILTIN, Catalog
 from .domain import ArbDomain
 from .phrases import PhraseBook
-from .reader import (HOLE, Lexicon, Meaning, Wording, segments, max_separators, normalize,
-                     read_list, skeletons)
+from .reader import HOLE, Lexicon, Meaning, Wording, max_separators, normalize, read_list, segments, skeletons
 from .records import ArbRecord
 from .simulate import State, World
 

@@ -472,7 +472,7 @@ def make_phrase_book(domain: str, version: str, fluents: dict[str, Entry],
     return PhraseBook(domain, version, tuple(phrases), tuple(otherwise))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def phrase_book(domain: str, version: str = "final") -> PhraseBook:
     """The wordings of ``domain`` (one of :func:`known_domains`, else ``KeyError``) under
     generator ``version``."""

@@ -67,21 +67,23 @@ def _atom(atom: tuple, names: dict[str, str]) -> str:
     return atom[0] + (f"({', '.join(args)})" if args else "")
 
 
+_VARIABLES = "xyzwvuts"
+
+
 def describe(domain: ArbDomain, book: PhraseBook) -> str:
     """The domain in words, from its definition: fluents with an example wording, actions with
-    their preconditions and effects (parameters named after their types)."""
+    their preconditions and effects (parameters x, y, z, ... with their types)."""
     lines = [DESCRIBE["head"]]
     for name, signatures in domain.fluents.items():
-        types = signatures[0].types
-        letters = tuple(f"{t}{i + 1}" for i, t in enumerate(types))
+        letters = tuple(_VARIABLES[i] for i in range(len(signatures[0].types)))
         wordings = book.wordings("fluent", name, True, letters)
         said = f': "{wordings[0]}"' if wordings else ""
-        lines.append(f"- {name}({', '.join(letters)}){said}")
+        lines.append(f"- {name}({_typed(letters, signatures[0].types)}){said}")
     lines.append(DESCRIBE["actions"])
     for name, schema in domain.actions.items():
         action = schema.action
-        names = {v: f"{t}{i + 1}" for i, (v, t) in enumerate(action.parameters)}
-        head = f"{name}({', '.join(names.values())})"
+        names = {v: _VARIABLES[i] for i, (v, _) in enumerate(action.parameters)}
+        head = f"{name}({_typed(tuple(names.values()), tuple(t for _, t in action.parameters))})"
         parts = [DESCRIBE["when"].format(pre=_join([_atom(a, names) for a in action.precondition]))
                  if action.precondition else DESCRIBE["always"]]
         if action.add:
@@ -95,6 +97,10 @@ def describe(domain: ArbDomain, book: PhraseBook) -> str:
         lines.append(f"- {head}: " + "; ".join(parts) + ".")
     lines.append(DESCRIBE["closed"])
     return "\n".join(lines)
+
+
+def _typed(letters: tuple[str, ...], types: tuple[str, ...]) -> str:
+    return ", ".join(f"{v}: {t}" for v, t in zip(letters, types, strict=True))
 
 
 def build_prompt(description: str, initial_state: str, question: str, answer_kind: str,

@@ -91,7 +91,8 @@ class QuestionNotUnderstood(ValueError):
     """The text matches no ARB template (a paraphrase, or a random-substitution question)."""
 
 
-_DONE = r"given the initial condition, the following actions are performed: (?P<seq>.+?) to reach the current state\."
+_DONE = (r"given the initial condition, the following actions are performed: (?P<seq>.+?) to "
+         r"reach the current state\.")
 _PLANNED = (r"given the initial condition, the following actions are planned to be performed: "
             r"(?P<seq>.+?) to reach the current state\.")
 _EITHER = (r"given the initial condition, the following actions are (?:planned to be )?performed: "

@@ -146,7 +146,7 @@ class Lexicon:
                 continue
             slots: list[tuple[str, ...]] = [()] * wording.arity
             clash = False
-            for position, obj in zip(wording.order, objects):
+            for position, obj in zip(wording.order, objects, strict=True):
                 if slots[position] and slots[position] != (obj,):
                     clash = True
                 slots[position] = (obj,)
@@ -289,7 +289,8 @@ def _read_chunk(lexicon: Lexicon, kind: str, hollow: str, objects: list[str],
                 continue
             extra = (1, end - start, 0) if item.how == "unread" else \
                 (0, 0, 1) if item.how == "fallback" else (0, 0, 0)
-            cost = tuple(a + b for a, b in zip(before.cost, extra))
+            cost: _Cost = (before.cost[0] + extra[0], before.cost[1] + extra[1],
+                           before.cost[2] + extra[2])
             current = best[end]
             if current is None or cost < current.cost:
                 best[end] = _Best(cost, before.ways, before.longest + (item,),
@@ -313,7 +314,7 @@ def _sets(items: tuple[Item, ...]) -> frozenset:
 def _restore(hollow: str, objects: list[str]) -> str:
     parts = hollow.split(HOLE)
     out = parts[0]
-    for obj, part in zip(objects, parts[1:]):
+    for obj, part in zip(objects, parts[1:], strict=True):
         out += obj + part
     return out
 

@@ -180,7 +180,8 @@ def record_from_raw(raw: Any, where: str) -> ArbRecord:
         id=str(ident), domain=_need(raw, "domain_name", str, where),
         instance=str(raw.get("instance_id", "")), category=category,
         name=str(raw.get("question_name", "")), answer_type=answer_type,
-        question=_need(raw, "question", str, where), answer=str(_need(raw, "answer", (str, int, bool), where)),
+        question=_need(raw, "question", str, where),
+        answer=str(_need(raw, "answer", (str, int, bool), where)),
         plan_length=plan_length, fluent_type=fluent_type if fluent_type != "all_fluents" else None,
         sign=sign, layout="final" if final else "2024",
         init_nl=init_nl if isinstance(init_nl, str) else None, init=init, objects=objects,
@@ -193,7 +194,9 @@ def _open_binary(path: Path) -> IO[bytes]:
     """The file's bytes as a stream, gzip or plain by its first two bytes."""
     with open(path, "rb") as handle:
         head = handle.read(2)
-    return gzip.open(path, "rb") if head == b"\x1f\x8b" else open(path, "rb")
+    if head == b"\x1f\x8b":
+        return gzip.open(path, "rb")  # type: ignore[return-value]  # a GzipFile is IO[bytes]
+    return open(path, "rb")
 
 
 def _raw_records(path: Path) -> Iterator[tuple[Any, str]]:

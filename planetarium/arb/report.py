@@ -28,7 +28,7 @@ def summarize(rows: Iterable[dict[str, Any]], axes: tuple[str, ...] = ("category
     for row in rows:
         groups[_key(row, axes)].append(row)
         everything.append(row)
-    lines = [_line(dict(zip(axes, key)), group) for key, group in sorted(groups.items())]
+    lines = [_line(dict(zip(axes, key, strict=True)), group) for key, group in sorted(groups.items())]
     lines.append(_line({a: "all" for a in axes}, everything))
     return lines
 
@@ -64,7 +64,7 @@ def format_table(lines: list[dict[str, Any]], axes: tuple[str, ...] = ("category
 def _grid(head: list[str], body: list[list[Any]]) -> str:
     cells = [head] + [[str(c) for c in row] for row in body]
     widths = [max(len(row[i]) for row in cells) for i in range(len(head))]
-    out = [" | ".join(c.ljust(w) for c, w in zip(row, widths)) for row in cells]
+    out = [" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in cells]
     out.insert(1, "-+-".join("-" * w for w in widths))
     return "\n".join(out)
 
@@ -83,7 +83,7 @@ def label_summary(rows: Iterable[dict[str, Any]], axes: tuple[str, ...] = ("cate
         return {**head, "n": len(group), "agree": sum(r["label_agrees"] is True for r in group),
                 "disagree": sum(r["label_agrees"] is False for r in group),
                 "unchecked": sum(r["label_agrees"] is None for r in group)}
-    lines = [line(dict(zip(axes, key)), group) for key, group in sorted(groups.items())]
+    lines = [line(dict(zip(axes, key, strict=True)), group) for key, group in sorted(groups.items())]
     lines.append(line({a: "all" for a in axes}, everything))
     return lines
 

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ResourceLimitError
-from ..jsonl import JsonLineError, decode, numbered_lines
 from ..grading import Status
+from ..jsonl import JsonLineError, decode, numbered_lines
 from ..limits import Clock, Deadline, Stopwatch
 from .answers import Reading, answer_section, arb_keyword, read_value
 from .catalog import BUILTIN, Catalog
@@ -81,8 +81,9 @@ def _base(record: ArbRecord, question: Question | None) -> dict[str, Any]:
 def _label_check(question: Question, truth: Truth, instance, record: ArbRecord) -> dict[str, Any]:
     label = read_value(question, instance, record.answer, lines=False, use_fallback=False)
     if not truth.decided or label.status != "read":
-        why = truth.reason if not truth.decided else f"the stored label does not read: {label.reason}"
-        return {"label_agrees": None, "label_why": why}
+        reason = (truth.reason if not truth.decided
+                  else f"the stored label does not read: {label.reason}")
+        return {"label_agrees": None, "label_why": reason}
     if label.value == truth.value:
         return {"label_agrees": True}
     why = {"recomputed": to_json(truth.value), "stored": to_json(label.value),

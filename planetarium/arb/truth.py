@@ -358,8 +358,8 @@ class _Evaluator:
         if not 1 <= k <= len(steps):
             raise _Stop("unsupported", f"step {k} is not in the sequence of {len(steps)}")
         reading = self._list("action", self.q.action or "")
-        resolve = (lambda _i, meanings: frozenset({steps[k - 1]})
-                   if steps[k - 1] in meanings else meanings)
+        def resolve(_index: int, meanings: frozenset) -> frozenset:
+            return frozenset({steps[k - 1]}) if steps[k - 1] in meanings else meanings
         action = self._unique(reading.items, "action", resolve)
         if len(action) != 1:
             raise _Stop("unsupported", f"cannot read the action {self.q.action!r}")
