@@ -179,7 +179,7 @@ def test_unknown_benchmark_and_missing_prompts_are_one_line_errors(tmp_path):
     config.write_text("name: n\nmodel: {backend: transformers, model: m}\nbenchmark: {name: mmlu, "
                       "dataset: d}\n")
     with pytest.raises(ValueError, match="benchmark.name: unknown benchmark 'mmlu' "
-                                         r"\(registered: acpbench, planetarium"):
+                                         r"\(registered: acpbench, arb, planetarium"):
         load_config(config)
     with pytest.raises(AcpDataError, match="no configs/tasks/acp_gen_chat in it or above it"):
         find_prompts(tmp_path)

@@ -140,6 +140,8 @@ def read_value(question: Question, instance: Instance, text: str, *, lines: bool
         if reading.unread:
             return Reading("unparsed", reason=f"cannot read {reading.unread[0].text!r}",
                            items=reading.items)
+        if not reading.items:
+            return Reading("unparsed", reason="no item in the answer (write None for none)")
         if reading.ambiguous:
             which = next((i for i in reading.items if i.ambiguous), None)
             reason = (f"{which.text!r} reads more than one way" if which

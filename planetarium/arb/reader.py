@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..limits import check_deadline
 from .phrases import Phrase, PhraseBook
 
 Literal = tuple[bool, tuple]  # (positive, atom)
@@ -181,7 +182,7 @@ def _product(slots: list[tuple[str, ...]]):
 @dataclass(frozen=True)
 class Item:
     """One item of a list: its text, what it means (empty: unread), and how it was read
-    ("exact", "fallback" or "unread")."""
+    ("exact", "fallback", "unread"; "empty" for a blank piece, which is no item)."""
 
     text: str
     meanings: frozenset
@@ -220,10 +221,27 @@ _Cost = tuple[int, int, int]
 
 @dataclass
 class _Best:
+    """The best parse of a prefix: its cost, how many parses share it (capped at 2), and the
+    last item with where it starts, for the parse that prefers long items and the one that
+    prefers short ones (each followed back through its own predecessors)."""
+
     cost: _Cost
     ways: int
-    longest: tuple[Item, ...]
-    shortest: tuple[Item, ...]
+    long: tuple[int, Item] | None
+    short: tuple[int, Item] | None
+
+
+def _follow(best: list[_Best | None], which: str) -> list[Item]:
+    items: list[Item] = []
+    end = len(best) - 1
+    while end > 0:
+        entry = best[end]
+        assert entry is not None
+        start, item = getattr(entry, which)
+        if item.how != "empty":
+            items.append(item)
+        end = start
+    return items[::-1]
 
 
 def segments(text: str) -> tuple[list[str], list[str]]:
@@ -273,8 +291,10 @@ def _read_chunk(lexicon: Lexicon, kind: str, hollow: str, objects: list[str],
         starts.append(starts[-1] + count)
     width = max_separators(lexicon.book) + 1
     best: list[_Best | None] = [None] * (len(pieces) + 1)
-    best[0] = _Best((0, 0, 0), 1, (), ())
+    best[0] = _Best((0, 0, 0), 1, None, None)
     for end in range(1, len(pieces) + 1):
+        if not end % 256:
+            check_deadline("reading a list")
         for start in range(max(0, end - width - (1 if allow_unread else 0)), end):
             before = best[start]
             if before is None:
@@ -288,26 +308,28 @@ def _read_chunk(lexicon: Lexicon, kind: str, hollow: str, objects: list[str],
             if item.how == "unread" and not allow_unread:
                 continue
             extra = (1, end - start, 0) if item.how == "unread" else \
-                (0, 0, 1) if item.how == "fallback" else (0, 0, 0)
+                (0, 0, 1) if item.how == "fallback" else \
+                (0, 0, 0) if item.how == "exact" else (0, end - start, 0)  # empty: no item
             cost: _Cost = (before.cost[0] + extra[0], before.cost[1] + extra[1],
                            before.cost[2] + extra[2])
             current = best[end]
             if current is None or cost < current.cost:
-                best[end] = _Best(cost, before.ways, before.longest + (item,),
-                                  before.shortest + (item,))
+                best[end] = _Best(cost, before.ways, (start, item), (start, item))
             elif cost == current.cost:
+                # starts rise: the first candidate has the longest last item, the latest the
+                # shortest
                 current.ways = min(2, current.ways + before.ways)
-                # the first candidate has the longest last item: keep it as "longest"; the
-                # latest found so far has the shortest
-                current.shortest = before.shortest + (item,)
+                current.short = (start, item)
     final = best[-1]
     if final is None:
         return [Item(_restore(hollow, objects), frozenset(), "unread")], False
-    ambiguous = final.ways > 1 and _sets(final.longest) != _sets(final.shortest)
-    return list(final.longest), ambiguous
+    longest = _follow(best, "long")
+    if final.ways == 1:
+        return longest, False
+    return longest, _sets(longest) != _sets(_follow(best, "short"))
 
 
-def _sets(items: tuple[Item, ...]) -> frozenset:
+def _sets(items: list[Item]) -> frozenset:
     return frozenset(i.meanings for i in items)
 
 
@@ -322,6 +344,8 @@ def _restore(hollow: str, objects: list[str]) -> str:
 def _read_span(lexicon: Lexicon, kind: str, span: str, objects: list[str], short: bool,
                use_fallback: bool) -> Item:
     text = _restore(span, objects)
+    if not span.strip(_EDGES):  # ", ," or an article alone: nothing to read
+        return Item(text, frozenset(), "empty")
     if short:
         found = lexicon.meanings(kind, span.strip(_EDGES), objects)
         if found:
