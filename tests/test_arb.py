@@ -335,3 +335,14 @@ def test_the_thirteen_domains_are_defined_with_kinds():
     assert builtin_domain("spanner", "2024").kinds_of("useable") == {"base", "derived"}
     assert builtin_domain("spanner").kinds_of("useable") == {"derived"}
     assert builtin_domain("goldminer").kinds_of("holds_bomb") == frozenset()
+
+
+def test_one_wording_for_a_fluent_and_an_action_is_read_by_the_kind_the_question_asks():
+    """miconic says "passenger p1 boards at floor f2" for origin(p1, f2) and board(f2, p1)."""
+    from planetarium.arb.instance import instance_for
+
+    raw = _renderer("miconic", "2024").questions(1)[0]
+    instance, _ = instance_for(record_from_raw(raw, "test"))
+    text = "passenger p1 boards at floor f2"
+    assert instance.lexicon.read("fluent", text) == {(True, ("origin", "p1", "f2"))}
+    assert instance.lexicon.read("action", text) == {("board", ("f2", "p1"))}
