@@ -119,6 +119,9 @@ def score_record(record: ArbRecord, response: str | None, deadline: Deadline,
     except ResourceLimitError as err:
         row = {**_base(record, None), "score": None, "status": "undecided", "label_agrees": None,
                "reason": str(err)}
+    except Exception as err:  # a grader bug costs one question (null), never the run
+        row = {**_base(record, None), "score": None, "status": "undecided", "label_agrees": None,
+               "reason": f"internal error: {type(err).__name__}: {err}"}
     row["seconds"] = round(watch.seconds, 4)
     return row
 
@@ -174,7 +177,12 @@ def _why_wrong(truth: Truth, value: Any) -> str:
 def label_row(record: ArbRecord, catalog: Catalog = BUILTIN) -> dict[str, Any]:
     """The label check of one question: its row with ``label_agrees`` and, when false,
     ``label_why`` (and ``status``: the truth's, when it cannot be recomputed)."""
-    question, instance, truth = grade_question(record, catalog)
+    try:
+        question, instance, truth = grade_question(record, catalog)
+    except Exception as err:  # a grader bug costs one question, never the run
+        return {**_base(record, None), "truth": None, "label": record.answer,
+                "status": "undecided", "reason": f"internal error: {type(err).__name__}: {err}",
+                "label_agrees": None, "label_why": "internal error"}
     row = {**_base(record, question), "truth": to_json(truth.value), "label": record.answer,
            "status": truth.status, "reason": truth.reason}
     if question is not None and instance is not None:
