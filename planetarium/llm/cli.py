@@ -127,20 +127,5 @@ def report_command(
     click.echo(f"full report, figures and CSV/JSON tables: {Path(out) / 'report.md'}", err=True)
 
 
-@eval_group.command("plugins")
-def plugins_command() -> None:
-    """List the registered benchmarks and backends (built-ins and plug-ins) and any that failed."""
-    from ..benchmarks.registry import REGISTRY as BENCHMARKS
-    from .backends.registry import REGISTRY as BACKENDS
-
-    for what, registry, kind in (("benchmark", BENCHMARKS, lambda b: b.config_type),
-                                 ("backend", BACKENDS, lambda s: s.options)):
-        for name, plugin in registry.available().items():
-            options = kind(plugin)
-            click.echo(f"{what:9s} {name:14s} {options.__module__}.{options.__name__}")
-        for name, why in registry.failures().items():
-            click.echo(f"{what:9s} {name:14s} FAILED TO LOAD: {why}")
-
-
 if __name__ == "__main__":
     eval_group()

@@ -23,10 +23,11 @@ from .benchmark_tables import benchmark_tables
 from .breakdown import n_undecided, rate
 from .categories import FIGURE as CATEGORY_FIGURE
 from .categories import category_tables, plot_categories
-from .config import TINY_PREFIX, upgrade_record
+from .config import upgrade_record
 from .figures import FIGURES
 from .grade import RESULTS, VERDICTS
 from .identity import ReportError, RunIdentity, assign_labels, check_comparable
+from .options import TINY_PREFIX
 from .runner import COMPLETIONS, ITEMS
 from .store import RunDirError, read_json, read_jsonl
 from .tables import (
