@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from viewer_fixtures import HOSTILE, graded_runs
 
 from planetarium.cli import main
+from planetarium.presentation.pages import Scenes
 from planetarium.viewer import build_viewer
 from planetarium.viewer.cli import make_server
 from planetarium.viewer.load import load_runs
@@ -134,7 +135,9 @@ def test_answer_drawn_in_ground_truth_names(runs):
     viewer_runs = load_runs(list(runs))
     item = next(i for i in viewer_runs.items if i.id == "601")
     answer = item.answers[0]
-    states = build_states(item.row["problem_pddl"], answer.output, answer.explanation())
+    [scenes] = [s for s in answer.view.sections if isinstance(s, Scenes)]
+    assert (scenes.truth, scenes.answer) == (item.row["problem_pddl"], answer.output)
+    states = build_states(scenes.truth, scenes.answer, scenes.explanation)
     # zone/orb/hand became room/ball/gripper; the misplaced ball is the one extra fact
     assert ("at", "ball1", "room2") in states.answer_init.facts
     assert states.answer_init.marks == {("at", "ball1", "room2"): EXTRA}

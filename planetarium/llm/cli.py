@@ -77,8 +77,8 @@ def grade_command(
     run_dir: str, workers: int | None, timeout_s: float | None, progress: bool, explain: bool
 ) -> None:
     """Grade every answer with the run's benchmark; write verdicts.jsonl and results.json."""
+    from ..presentation.stats import Rate
     from .grade import grade_run
-    from .stats import Rate
 
     results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress,
                         explain=explain)

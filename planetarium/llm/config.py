@@ -130,6 +130,8 @@ def make_config(data: Mapping[str, Any], source: str = "config") -> EvalConfig:
         raise err.at(source) from None
 
 
+#: The benchmark of run folders written before run records named theirs (all Planetarium runs).
+LEGACY_BENCHMARK = "planetarium"
 #: Keys of the flat layout that belong to the benchmark, and their names now.
 _FLAT_BENCHMARK_KEYS = {"dataset": "dataset", "splits": "split", "limit": "limit",
                         "sample_per_domain": "sample_per_domain", "seed": "seed",
@@ -150,8 +152,8 @@ def upgrade_record(record: dict[str, Any]) -> dict[str, Any]:
     if "seed" in config:
         model["seed"] = config["seed"]  # it seeded decoding and the sampling of items alike
     sections = {"name": config.get("name"), "model": model,
-                "benchmark": {"name": "planetarium", **benchmark}}
-    return {"benchmark": "planetarium", **record, "config": sections}
+                "benchmark": {"name": LEGACY_BENCHMARK, **benchmark}}
+    return {"benchmark": LEGACY_BENCHMARK, **record, "config": sections}
 
 
 def load_config(path: str | Path, overrides: Iterable[str] = (), **values: Any) -> EvalConfig:
