@@ -70,8 +70,10 @@ def test_scorer_equals_eval_grade_on_known_answers(tmp_path):
     grade_run(tmp_path / "ours", workers=1, progress=False)
     verdicts = {v["id"]: v for v in read_jsonl(tmp_path / "ours" / "verdicts.jsonl")}
     dataset = write_rows(tmp_path / "rows.jsonl", rows)
-    config = common.benchmark_config(str(dataset))
-    by_prompt = {common.prompt(config, row): answer for row, answer in zip(rows, answers, strict=True)}
+    bench = common.benchmark("planetarium")
+    config = common.benchmark_config(bench, {"dataset": str(dataset)}, "-T KEY=VALUE")
+    by_prompt = {common.messages(bench, config, row)[-1]["content"]: answer
+                 for row, answer in zip(rows, answers, strict=True)}
 
     def answer(messages, *_):
         output = ModelOutput.from_content("mockllm/model", by_prompt[messages[-1].text])

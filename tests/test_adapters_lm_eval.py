@@ -55,17 +55,20 @@ def test_lm_eval_verdicts_equal_ours(tmp_path, tiny_model):
 
 def test_process_results_equals_eval_grade_on_known_answers(tmp_path):
     """Right, wrongly typed, fenced and broken answers: the task's metrics are our verdicts."""
-    from llm_fixtures import demo_rows, known_answers, make_answered_run
+    from llm_fixtures import demo_rows, known_answers, make_answered_run, write_rows
 
     from planetarium.adapters.lm_eval import utils
     from planetarium.llm.grade import grade_run
     from planetarium.llm.store import read_jsonl
 
     rows = demo_rows(4)
-    answers = known_answers(rows)
-    make_answered_run(tmp_path, "known", rows, answers)
+    answers = dict(zip([row["id"] for row in rows], known_answers(rows), strict=True))
+    make_answered_run(tmp_path, "known", rows, list(answers.values()))
     grade_run(tmp_path, workers=1, progress=False)
-    verdicts = read_jsonl(tmp_path / "verdicts.jsonl")
-    metrics = [utils.process_results(row, [answer]) for row, answer in zip(rows, answers, strict=True)]
-    assert metrics == [adapter_metrics(v) for v in verdicts]
-    assert [m["correct"] for m in metrics] == [1, 0, 1, 0]  # strict typing, as eval grade
+    verdicts = {v["id"]: v for v in read_jsonl(tmp_path / "verdicts.jsonl")}
+    docs = utils.load_dataset("planetarium", dataset=str(write_rows(tmp_path / "rows.jsonl", rows)),
+                              pretrained="ignored-model-argument")["test"]
+    metrics = {doc["id"]: utils.process_results(doc, [answers[doc["id"]]]) for doc in docs}
+    assert metrics == {item_id: adapter_metrics(v) for item_id, v in verdicts.items()}
+    assert [metrics[row["id"]]["correct"] for row in rows] == [1, 0, 1, 0]  # strict, as eval grade
+    assert [utils.doc_to_target(doc) for doc in docs] == [row["problem_pddl"] for row in rows]
