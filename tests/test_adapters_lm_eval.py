@@ -158,3 +158,34 @@ def test_offline_without_a_dataset_is_one_line(tmp_path, tiny_model):
     assert last.startswith("Error: planetarium: dataset BatsResearch/planetarium: cannot download")
     assert last.endswith("""(pass another with --metadata '{"dataset": "PATH"}')""")
     assert "benchmark.dataset" not in done.stderr
+
+
+def test_acpbench_is_a_task_that_keeps_its_few_shot_chat(tiny_model):
+    """ACPBench by name in lm-eval: every document's prompt is the benchmark's five-turn chat
+    through the model's template (the text ``eval run`` renders), not one flattened turn."""
+    from transformers import AutoTokenizer
+
+    from planetarium.adapters import common
+    from planetarium.adapters.lm_eval import utils
+
+    acp = Path(__file__).parent / "fixtures" / "acp"
+    settings = {"dataset": str(acp / "land"), "prompts": str(acp / "configs"), "split": "dev"}
+    task = _task("acpbench", {**settings, "pretrained": str(tiny_model)})
+    assert task.config.generation_kwargs["max_gen_toks"] == 1024  # the default budget fits
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+
+    def template(turns, add_generation_prompt=True):
+        return tokenizer.apply_chat_template(turns, tokenize=False,
+                                             add_generation_prompt=add_generation_prompt)
+
+    bench = common.benchmark("acpbench")
+    config = common.benchmark_config(bench, settings, utils.HOW)
+    chats = {row["id"]: bench.messages(config, row) for row in bench.load_items(config)}
+    docs = list(task.test_docs())
+    assert sorted(doc["id"] for doc in docs) == sorted(chats) and len(docs) == 11
+    for doc in docs:
+        chat = chats[doc["id"]]
+        assert len(chat) == 5
+        assert task.fewshot_context(doc, 0, apply_chat_template=True,
+                                    chat_template=template) == template(chat)
+        assert task.fewshot_context(doc, 0) == "\n\n".join(turn["content"] for turn in chat)

@@ -180,6 +180,12 @@ def test_acpbench_runs_through_the_same_commands_with_the_shared_status(tmp_path
     reported = runner.invoke(main, ["eval", "report", str(run)])
     assert reported.exit_code == 0 and "## Overall (acpbench)" in reported.output
     assert "By kind × task" in (run / "report" / "report.md").read_text()
+    viewed = runner.invoke(main, ["eval", "view", str(run), "--out", str(tmp_path / "view")])
+    assert viewed.exit_code == 0, viewed.output
+    index = (tmp_path / "view" / "index.html").read_text(encoding="utf-8")
+    assert index.count("<tr data-kind=") == 3 and 'id="filter-task"' in index
+    pages = sorted((tmp_path / "view" / "items").glob("*.html"))
+    assert len(pages) == 3 and all("<h2>Prompt</h2>" in p.read_text(encoding="utf-8") for p in pages)
     empty = runner.invoke(main, [*argv, "--set", "benchmark.split=[test]", "--out",
                                  str(tmp_path / "empty")])  # the fixtures hold dev files only
     assert empty.exit_code == 1 and "benchmark: no acpbench items in" in empty.output
