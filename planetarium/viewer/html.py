@@ -94,7 +94,7 @@ def index_page(runs: Runs) -> str:
         join(_options(f"filter-{_slug(f)}", f, values(f), _slug(f)) for f in facets),
         _options("filter-run", "run", [(str(n), label) for n, label in enumerate(runs.labels)]),
         _options("filter-status", "status", [(s, s) for s in statuses]),
-        _options("filter-category", "category", [(c, c) for c in categories]) if categories else "",
+        _options("filter-category", "category", [(c, c) for c in categories]),
         # side by side: where the runs' answers fare differently
         _options("filter-agreement", "runs", [(a, a) for a in AGREEMENT], "agreement")
         if len(runs.labels) > 1 else "",
