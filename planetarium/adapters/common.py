@@ -88,8 +88,9 @@ def messages(bench: Benchmark, config: BenchmarkConfig, row: Row) -> list[dict[s
 
 
 def grade(bench: Benchmark, config: BenchmarkConfig, row: Row, answer: str) -> Row:
-    """The benchmark's verdict on one answer, in the shared result schema; it runs in a worker
-    the grader can kill, so a framework's loop never hangs on it."""
+    """The benchmark's verdict on one answer, in the shared result schema.  Planetarium's runs
+    in a worker the grader can kill; every benchmark will once grading is per item on the one
+    pool (issue 28.1), and this is the one call to point at it."""
     one = getattr(bench, "grade_one", None)  # transitional, until every benchmark grades per item
     if one is not None:
         result = one(config, row, answer)
