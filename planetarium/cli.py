@@ -436,6 +436,24 @@ def domains() -> None:
         click.echo(f"{name:16s} FAILED TO LOAD: {why}")
 
 
+#: The module holding each kind of plug-in's registry (its ``REGISTRY``), in listing order.
+PLUGIN_REGISTRIES = ("planetarium.domains.registry", "planetarium.benchmarks.registry",
+                     "planetarium.llm.backends.registry", "planetarium.reward.schemes",
+                     "planetarium.viewer.scenes")
+
+
+@main.command()
+def plugins() -> None:
+    """List every plug-in (domains, benchmarks, backends, reward schemes, scene drawers): where
+    each came from, and the ones that failed to load, with why."""
+    import importlib
+
+    for module in PLUGIN_REGISTRIES:
+        for entry in importlib.import_module(module).REGISTRY.listing():
+            where = entry.source if entry.failure is None else f"FAILED TO LOAD: {entry.failure}"
+            click.echo(f"{entry.kind:14s} {entry.name:16s} {where}")
+
+
 @main.command()
 @click.option("--workers", type=click.IntRange(1), default=None)
 def demo(workers) -> None:

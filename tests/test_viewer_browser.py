@@ -128,7 +128,7 @@ def test_open_an_item(browser, viewer, artefacts):
     run_a, run_b = browser.find_elements(CSS, "section.run")
     assert run_a.find_element(CSS, ".status").text == "not equivalent"
     assert run_b.find_element(CSS, ".status").text == "correct"
-    strict = run_a.find_element(CSS, "table.verdicts tr[data-mode=strict]").text
+    strict = run_a.find_element(CSS, "table.verdicts tr[data-key=strict]").text
     assert "fully specified goals differ" in strict
     # four pictures per run: ground truth and answer, initial state and goal
     assert len(run_a.find_elements(CSS, "svg.scene")) == 4

@@ -2,7 +2,9 @@
 
 A :class:`~.base.Benchmark` supplies items, the chat for one item, a grader that returns one
 :class:`~.base.ItemResult` per answer (in the shared :class:`~planetarium.grading.Status`
-vocabulary) and its report axes.  :mod:`.planetarium` (the paper's task) and :mod:`.acpbench`
+vocabulary) and its report axes; what reports, the viewer and the harness adapters show of it
+is asked of its presentation hooks (:mod:`.hooks`, defaults from the shared result schema).
+:mod:`.planetarium` (the paper's task) and :mod:`.acpbench`
 (ACPBench / ACPBench Hard) are registered the way plug-ins are (:mod:`.registry`).  This layer
 sits above the dataset and ACP packages and below the inference stack (:mod:`planetarium.llm`):
 nothing here loads a model, and importing it loads nothing heavy.

@@ -24,6 +24,8 @@ from typing import Any, ClassVar, Literal
 from ..config import setting
 from ..grading import Status
 from ..limits import Clock, Deadline
+from ..presentation import pages
+from ..presentation.pages import AnswerView, Fields, ItemView, Section, Text
 from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
 
 CATEGORIES = ("fluent_tracking", "state_tracking", "action_executability", "effects",
@@ -165,6 +167,46 @@ class ArbBenchmark(Benchmark):
                                  desc="grading arb", unit="answer", disable=not progress):
             yield self.grade_item(config, item, answer, Deadline.start(timeout_s, self.clock),
                                   explain=explain)
+
+    def reference_answer(self, item: Row) -> str:
+        """The stored answer (the recomputed one, which decides, is on each answer's view)."""
+        answer = item.get("answer")
+        return "" if answer is None else str(answer)
+
+    def view_item(self, config: ArbConfig, item: Row, groups: Any) -> ItemView:
+        """The default page (facets, prompt, stored answer) with the question on top."""
+        view = super().view_item(config, item, groups)
+        return ItemView(view.facets, view.search + " " + str(item.get("question", "")),
+                        fields=(("instance", str(item.get("instance", ""))),
+                                ("layout", str(item.get("layout", "")))),
+                        question=(Text("Question", str(item.get("question", ""))), *view.question),
+                        reference=view.reference)
+
+    def view_answer(self, row: Row, answer: str) -> AnswerView:
+        """Status in ARB's words; the actions taken, the states before and after, the
+        recomputed answer and the answer's missing and extra items."""
+        base = pages.default_answer_view(row, self.metrics)
+        view = row.get("view") or {}
+        sections: list[Section] = list(base.sections)
+
+        def listed(value: Any) -> str:
+            if isinstance(value, (list, tuple)):
+                return ", ".join(map(str, value)) or "none"
+            return "—" if value is None else str(value)
+
+        if view.get("steps"):
+            sections.append(Text("Actions taken", listed(view["steps"])))
+        if view.get("state_before") is not None:
+            sections.append(Text("State before the action", listed(view["state_before"])))
+        if view.get("state_after") is not None:
+            sections.append(Text("State the question is about", listed(view["state_after"])))
+        sections.append(Fields("Answer", (
+            ("recomputed answer", listed(view.get("truth"))), ("read from the answer", listed(view.get("answer"))),
+            ("missing", listed(view.get("missing"))), ("extra", listed(view.get("extra"))),
+            ("stored label", listed(view.get("label"))),
+            ("stored label agrees", pages.yes_no(view.get("label_agrees"))))))
+        status = str(row.get("arb_status") or base.status)
+        return AnswerView(status, base.tone, base.categories, tuple(sections))
 
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """ARB's own true/false accuracy (its keyword rule; both/neither dropped), the stored

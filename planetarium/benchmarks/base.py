@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from ..config import at_least, between, setting
 from ..grading import Status
 from ..limits import MAX_TIMEOUT_S
+from .hooks import PresentationHooks
 
 Messages = list[dict[str, str]]
 Row = dict[str, Any]
@@ -83,8 +84,9 @@ class ItemResult:
                 "groups": dict(self.groups), "reason": self.reason}
 
 
-class Benchmark(ABC):
-    """One benchmark: subclass, set the class attributes, implement the four methods."""
+class Benchmark(PresentationHooks, ABC):
+    """One benchmark: subclass, set the class attributes, implement the four methods; override
+    a presentation hook (:mod:`.hooks`) to show more than the defaults do."""
 
     #: The name a config's ``benchmark.name`` selects it by.
     name: ClassVar[str]

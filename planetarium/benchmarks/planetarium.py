@@ -22,40 +22,9 @@ from typing import Any
 from ..config import ConfigError, at_least, setting
 from ..grading import GradeOptions, GradeResult, Status
 from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
+from .planetarium_hooks import PlanetariumPresentation
+from .planetarium_verdicts import ALL_MODES, ANCHORED, STAGES, VERDICT_KEYS, passed, undecided
 from .prompts import build_messages, prompt_template_hash
-
-#: The stage chain of one verdict: *solvable* counts answers that parse and are solvable,
-#: *correct* those also equivalent to the ground truth.
-STAGES = ("parseable", "solvable", "correct")
-_CHAIN = {
-    "parseable": ("parseable",),
-    "solvable": ("parseable", "solvable"),
-    "correct": ("parseable", "solvable", "equivalent"),
-}
-MODES = {"strict": False, "relaxed": True}
-#: Also graded, with strict typing and the objects the description names anchored; kept apart
-#: from MODES so reports built on MODES are unchanged.
-ANCHORED = "anchored"
-ALL_MODES = {**MODES, ANCHORED: False}
-#: ``stages``: each stage's own status and reason (the run viewer shows them all).
-_VERDICT_KEYS = ("parseable", "solvable", "equivalent", "correct", "status", "stage", "reason",
-                 "stages")
-
-
-def passed(verdict: dict[str, Any], stage: str) -> bool:
-    """Whether one mode's verdict passes ``stage`` and every stage before it (a null counts as
-    not passed: a rate is never inflated by a guess)."""
-    return all(verdict.get(name) is True for name in _CHAIN[stage])
-
-
-def undecided(verdict: dict[str, Any]) -> bool:
-    """A null in the chain before any false: the grader could not say (time limit, ...)."""
-    for name in _CHAIN["correct"]:
-        if verdict.get(name) is False:
-            return False
-        if verdict.get(name) is None:
-            return True
-    return False
 
 
 def _splits(value: tuple[str | None, ...]) -> str | None:
@@ -95,7 +64,7 @@ def _verdict(result: GradeResult) -> dict[str, Any]:
     """The part of a grade result a verdict keeps (``correct``: None counts as not passed),
     with the explanation when one was computed."""
     row = result.to_dict()
-    return {key: row[key] for key in (*_VERDICT_KEYS, "explanation") if key in row}
+    return {key: row[key] for key in (*VERDICT_KEYS, "explanation") if key in row}
 
 
 @functools.cache
@@ -130,7 +99,7 @@ def _item_result(item_id: str, item: Row, verdicts: dict[str, dict[str, Any]]) -
     )
 
 
-class PlanetariumBenchmark(Benchmark):
+class PlanetariumBenchmark(PlanetariumPresentation, Benchmark):
     name = "planetarium"
     config_type = PlanetariumConfig
     metrics = STAGES

@@ -77,8 +77,8 @@ def grade_command(
     run_dir: str, workers: int | None, timeout_s: float | None, progress: bool, explain: bool
 ) -> None:
     """Grade every answer with the run's benchmark; write verdicts.jsonl and results.json."""
+    from ..presentation.stats import Rate
     from .grade import grade_run
-    from .stats import Rate
 
     results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress,
                         explain=explain)
@@ -125,21 +125,6 @@ def report_command(
         click.echo(f"warning: {warning}", err=True)
     click.echo(report.markdown(summary=True))
     click.echo(f"full report, figures and CSV/JSON tables: {Path(out) / 'report.md'}", err=True)
-
-
-@eval_group.command("plugins")
-def plugins_command() -> None:
-    """List the registered benchmarks and backends (built-ins and plug-ins) and any that failed."""
-    from ..benchmarks.registry import REGISTRY as BENCHMARKS
-    from .backends.registry import REGISTRY as BACKENDS
-
-    for what, registry, kind in (("benchmark", BENCHMARKS, lambda b: b.config_type),
-                                 ("backend", BACKENDS, lambda s: s.options)):
-        for name, plugin in registry.available().items():
-            options = kind(plugin)
-            click.echo(f"{what:9s} {name:14s} {options.__module__}.{options.__name__}")
-        for name, why in registry.failures().items():
-            click.echo(f"{what:9s} {name:14s} FAILED TO LOAD: {why}")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..benchmarks import Benchmark, get_benchmark
 from ..config import build
-from .benchmark_tables import metric_rate
+from ..presentation.tables import metric_rate
 from .runner import COMPLETIONS, ITEMS, read_manifest
 from .store import read_jsonl, write_json, write_jsonl
 

@@ -25,7 +25,8 @@ from ..benchmarks import Benchmark, get_benchmark
 from ..benchmarks.prompts import prompt_hash
 from ..config import ConfigError, output_shaping
 from .backends.base import ids_hash
-from .config import EvalConfig, ModelConfig, upgrade_record
+from .config import EvalConfig, upgrade_record
+from .options import ModelConfig
 from .store import CompletionLog, RunDirError, read_json, write_json, write_jsonl
 
 MANIFEST = "run.json"

@@ -93,10 +93,10 @@ class PlanetariumReward:
             raise RewardConfigError(f"gt_column must be a column name, got {gt_column!r}")
         self.gt_column, self.placeholder_column = gt_column, placeholder_column
         self.anchors_column = anchors_column
-        self.__name__ = name or f"planetarium_{self.scheme.value}"
+        self.__name__ = name or f"planetarium_{self.scheme.name}"
         options = replace(options or GradeOptions(), timeout_s=self.timeout_s * SOFT_LIMIT_SHARE)
         self._task = RewardTask(options, think_marker,
-                                headline_only=self.scheme is RewardScheme.CORRECT)
+                                headline_only=self.scheme.headline_only)
         self.workers = default_workers() if workers is None else workers
         self._pool = WorkerPool(self.workers, self._task, start_method=start_method) \
             if self.workers else None
@@ -253,7 +253,7 @@ class PlanetariumReward:
         self.close()
 
     def __repr__(self) -> str:
-        return (f"PlanetariumReward(scheme={self.scheme.value!r}, timeout_s={self.timeout_s:g}, "
+        return (f"PlanetariumReward(scheme={self.scheme.name!r}, timeout_s={self.timeout_s:g}, "
                 f"workers={self.workers})")
 
 

@@ -108,11 +108,11 @@ def check_benchmark(benchmark: Benchmark, config: BenchmarkConfig, *,
 def check_backend(spec: Any, options: Any, model: str) -> list[str]:
     """Build the backend of ``spec`` (a :class:`planetarium.llm.backends.BackendSpec`) from
     ``options`` for ``model`` and ask it two chats: one completion each, in order, text a string."""
-    from ..llm.config import ModelConfig
+    from ..llm.options import ModelConfig
 
     problems = []
     if not (isinstance(spec.options, type) and issubclass(spec.options, ModelConfig)):
-        return [f"{spec.name}: options must subclass planetarium.llm.config.ModelConfig"]
+        return [f"{spec.name}: options must subclass planetarium.llm.options.ModelConfig"]
     if not isinstance(options, spec.options):
         return [f"options are a {type(options).__name__}, not {spec.options.__name__}"]
     chats = [[{"role": "user", "content": "Say yes."}], [{"role": "user", "content": "Say no."}]]

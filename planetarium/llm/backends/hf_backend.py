@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ...errors import require
-from ..availability import load_error
-from ..config import ModelConfig
+from ..options import ModelConfig
 from ..threads import cap_torch_threads
 from .base import Completion, Messages, ids_hash, render_prompt_ids
+from .hub import load_error
 from .registry import BackendSpec
 
 _DTYPES = {"float32": "float32", "bfloat16": "bfloat16", "float16": "float16"}
@@ -119,4 +119,5 @@ class TransformersBackend:
         del self.model
 
 
-BACKEND = BackendSpec("transformers", TransformersOptions, TransformersBackend)
+BACKEND = BackendSpec("transformers", TransformersOptions, TransformersBackend,
+                      requires=(("torch", "train"), ("transformers", "train")))

@@ -20,7 +20,7 @@ from typing import Any
 from ...config import ConfigError, at_least, between, setting
 from ...errors import require
 from ...limits import MAX_TIMEOUT_S
-from ..config import ModelConfig, speed
+from ..options import ModelConfig, speed
 from .base import BackendError, Completion, Messages
 from .registry import BackendSpec
 
@@ -140,4 +140,5 @@ class OpenAIBackend:
         self.client.close()
 
 
-BACKEND = BackendSpec("openai", OpenAIOptions, OpenAIBackend, local=False)
+BACKEND = BackendSpec("openai", OpenAIOptions, OpenAIBackend, local=False,
+                      requires=(("httpx", "openai"),))

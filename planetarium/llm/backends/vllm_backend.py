@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from ...config import ConfigError, at_least, between, one_of, setting
 from ...errors import require
-from ..config import ModelConfig, speed
+from ..options import ModelConfig, speed
 from .base import Completion, Messages, ids_hash, render_prompt_ids
 from .registry import BackendSpec
 
@@ -152,4 +152,4 @@ class VLLMBackend:
         del self.llm
 
 
-BACKEND = BackendSpec("vllm", VLLMOptions, VLLMBackend)
+BACKEND = BackendSpec("vllm", VLLMOptions, VLLMBackend, requires=(("vllm", "vllm"),))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from ..markup import label
-from .canvas import INK, Canvas, Fact, Scene
+from .canvas import INK, Canvas, Fact, Scene, SceneDrawer
 
 RADIUS, NODE_R = 120, 22
 #: Badges under a waypoint: predicate -> short word.
@@ -139,3 +139,6 @@ def _objectives(canvas: Canvas, scene: Scene, y: float) -> None:
 _ARROW = ('<defs><marker id="rover-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" '
           'markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
           f'fill="{INK}"/></marker></defs>')
+
+
+DRAWER = SceneDrawer("rover-single", draw)
