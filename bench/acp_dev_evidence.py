@@ -19,11 +19,12 @@ import re
 import time
 from collections import Counter, defaultdict
 
+from planetarium.acp.model import CLOCK, AcpTask, Budget
+
 from planetarium.acp.data import load_items
 from planetarium.acp.gen import optimal_cost, score_gen
 from planetarium.acp.gold import as_step, render_gold
 from planetarium.acp.labelreport import check_labels, format_table, reader_lines, summarize
-from planetarium.acp.model import CLOCK, AcpTask, Budget
 from planetarium.acp.questions import described_action, question_plan
 from planetarium.strips.validate import validate_plan
 
