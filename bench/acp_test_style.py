@@ -356,8 +356,7 @@ def _not_eq(problem: str) -> str:
 
 def _enumerated(domain_text: str, problem_text: str, phrase_step: str | None):
     """Applicable actions by brute force, and the effects of ``phrase_step``."""
-    from planetarium.acp.adl import read_task
-
+    from planetarium.reasoning import read_task
     from planetarium.strips.grounding import fits_type, ground_action
 
     domain, problem = read_task(domain_text, problem_text)

@@ -7,7 +7,10 @@ state, so it pays only where each state costs an LM-cut evaluation).  An action 
 closer exactly when it is applicable and ``h*(s[a]) = h*(s) - 1``.  A claimed optimal cost (a
 question's stored one) is a *hint* used only once checked: when LM-cut proves ``h*(s) >= opt``
 and a plan of ``opt - 1`` steps follows the action, both costs are proven without the optimal
-search from ``s``.  "Closer to the goal" presupposes that the goal is reachable: when it is
+search from ``s``.  Without a hint the same shortcut often works: greedy search finds a plan of
+``L`` steps after the action, and a search from ``s`` bounded by ``L`` that finds no plan proves
+``h*(s) = L + 1``; when it finds one, it has found ``h*(s)``, and a search from ``s[a]`` bounded
+by ``h*(s) - 1`` decides.  "Closer to the goal" presupposes that the goal is reachable: when it is
 not, :class:`~.proof.FalsePremise` says so with the proof.
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 from ..errors import ResourceLimitError
 from ..limits import Deadline
+from ..strips.ff import greedy_search
 from ..strips.relaxed import astar_length, optimal_length
 from .planner import Planner, legacy_clock
 from .proof import Method, Proof
@@ -39,6 +43,32 @@ def shortest(planner: Planner, state: State, deadline: Deadline,
             raise
         return astar_length(ground, planner.max_states, bound, limit, clock, search.heuristic,
                             search.merge)
+
+
+def _greedy_plan(planner: Planner, state: State, deadline: Deadline) -> tuple | None:
+    """Some plan from ``state`` found by greedy search on a small budget, or ``None``."""
+    search = planner.goal_search(deadline)
+    try:
+        found = greedy_search(search.starting_at(state), deadline,
+                              min(planner.max_states, _BREADTH_FIRST_STATES), search.ff)
+    except ResourceLimitError:
+        if deadline.expired():
+            raise
+        return None
+    return found.plan
+
+
+def _hint_holds(planner: Planner, after: State, plan: tuple | None, hint: int,
+                deadline: Deadline) -> bool:
+    """Whether LM-cut proves ``h*(s) >= hint`` and a plan of at most ``hint - 1`` steps leads
+    from ``after`` to the goal (``plan``, one found already, or a bounded optimal search):
+    then ``h*(after) = hint - 1`` and ``h*(s) = hint``."""
+    search = planner.goal_search(deadline)
+    if search.heuristic(search.ground.init) < hint:
+        return False
+    if plan is not None and len(plan) <= hint - 1:
+        return True
+    return shortest(planner, after, deadline, bound=hint - 1) is not None
 
 
 def optimal_cost(planner: Planner, deadline: Deadline) -> int:
@@ -66,12 +96,20 @@ def next_action(planner: Planner, step: Step, deadline: Deadline,
         return Proof(False, Method.STATE, f"not applicable: {show(step)} has false "
                                           f"precondition(s) {shows(missing)}")
     after = action.apply(task.state)
-    search = planner.goal_search(deadline)
-    if hint and search.heuristic(search.ground.init) >= hint \
-            and shortest(planner, after, deadline, bound=hint - 1) is not None:
+    plan = _greedy_plan(planner, after, deadline)
+    if hint and _hint_holds(planner, after, plan, hint, deadline):
         return Proof(True, Method.OPTIMAL, f"h* drops from {hint} to {hint - 1} (LM-cut proves "
                                            f"h* >= {hint}, a plan of {hint - 1} steps follows "
                                            f"{show(step)})")
+    if plan is not None and task.state not in planner.optimal:
+        # A plan of L steps after the action and none of L steps or fewer from the current
+        # state prove h*(s) = L + 1 and h*(s[a]) = L at once; otherwise the bounded search
+        # found h*(s) itself.
+        bound = len(plan)
+        cost = shortest(planner, task.state, deadline, bound=bound)
+        planner.optimal[task.state] = bound + 1 if cost is None else cost
+        if cost is None:
+            return Proof(True, Method.OPTIMAL, f"h* drops from {bound + 1} to {bound}")
     cost = optimal_cost(planner, deadline)
     if cost == 0:
         return Proof(False, Method.STATE, "the goal already holds; no action brings it closer")

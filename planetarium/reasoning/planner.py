@@ -7,7 +7,8 @@ settles it:
 1. the target holds now;
 2. the delete relaxation: an atom outside the relaxed closure never holds (removing deletes only
    adds facts), and with the forbidden atoms' achievers removed, the closure shrinks;
-3. a plan found earlier for a superset of the target that never visited a forbidden atom;
+3. a plan found earlier passing through a state that holds the target, before any state that
+   holds a forbidden atom (its prefix is a plan for this question too);
 4. h^2: two target atoms that are mutex never hold together;
 5. greedy search with FF (:mod:`planetarium.strips.ff`): a plan, or every reachable state seen;
 6. when that runs out of states, the same search over states up to symmetry (objects that
@@ -40,6 +41,8 @@ from .task import GroundedTask, State, Step, show, shows
 #: Distinct states one search may generate before it gives up (a memory bound; the deadline
 #: bounds time).
 MAX_STATES = 200_000
+#: States the breadth-first exploration of :meth:`Planner.explored` visits at most.
+EXPLORE_STATES = 2_000
 
 
 def legacy_clock(deadline: Deadline) -> tuple[float, Callable[[], float]]:
@@ -67,6 +70,7 @@ class GoalSearch:
     heuristic: LMCut
     bits: dict[Atom, int]
     merge: StateMerger | None
+    ff: FFHeuristic
 
     def starting_at(self, state: State) -> GroundTask:
         bits = self.bits
@@ -82,10 +86,11 @@ class Planner:
         self._h2: dict[Atom, set[Atom]] | None = None
         self._goal: Proof | None = None
         self._goal_search: GoalSearch | None = None
+        self._explored: tuple[frozenset[Atom], frozenset[Step]] | None = None
         #: shortest plan lengths found, by start state (``None``: the goal is unreachable)
         self.optimal: dict[State, int | None] = {}
-        #: plans found from the current state: (the target they reach, the atoms they visit)
-        self.plans: list[tuple[frozenset[Atom], frozenset[Atom], tuple[Step, ...]]] = []
+        #: plans found from the current state, with the states they pass through
+        self.traces: list[tuple[tuple[Step, ...], tuple[State, ...]]] = []
 
     def goal_search(self, deadline: Deadline) -> GoalSearch:
         """The optimal searches' shared structures (built on the first call)."""
@@ -93,8 +98,41 @@ class Planner:
             ground = bit_task(self.task.relaxed(deadline)[0], self.task.state, self.task.goal)
             bits = {atom: 1 << i for i, atom in enumerate(ground.atoms)}
             self._goal_search = GoalSearch(ground, LMCut(ground), bits,
-                                           self.merger(ground, self.task.goal))
+                                           self.merger(ground, self.task.goal),
+                                           FFHeuristic(ground))
         return self._goal_search
+
+    def explored(self, deadline: Deadline) -> tuple[frozenset[Atom], frozenset[Step]]:
+        """The atoms that hold, and the actions that apply, in the first
+        :data:`EXPLORE_STATES` states breadth-first search reaches from the current state: all
+        of them reachable, found by one cheap sweep rather than a search each (the "every atom
+        / every action" questions start with it)."""
+        if self._explored is None:
+            instances = self.task.relaxed(deadline)[0]
+            atoms = sorted(self.task.relaxed(deadline)[1])
+            bit = {atom: 1 << i for i, atom in enumerate(atoms)}
+            ops = [(sum(bit[a] for a in pre), sum(bit[a] for a in add),
+                    sum(bit[a] for a in delete)) for _, pre, add, delete in instances]
+            start = sum(bit[a] for a in self.task.state if a in bit)
+            seen, frontier, union, applied = {start}, [start], 0, set()
+            while frontier and len(seen) < EXPLORE_STATES:
+                deadline.check("exploring the reachable states")
+                following = []
+                for state in frontier:
+                    union |= state
+                    for index, (pre, add, delete) in enumerate(ops):
+                        if state & pre == pre:
+                            applied.add(index)
+                            succ = (state & ~delete) | add
+                            if succ not in seen and len(seen) < EXPLORE_STATES:
+                                seen.add(succ)
+                                following.append(succ)
+                frontier = following
+            for state in frontier:
+                union |= state
+            self._explored = (frozenset(a for a in atoms if union & bit[a]) | self.task.state,
+                              frozenset(instances[i][0] for i in applied))
+        return self._explored
 
     def h2(self, deadline: Deadline) -> dict[Atom, set[Atom]]:
         """The h^2 pairs of the whole task from the current state (computed once)."""
@@ -127,15 +165,23 @@ class Planner:
             seen |= state
         return frozenset(seen)
 
-    def _record(self, target: frozenset[Atom], plan: tuple[Step, ...]) -> None:
-        self.plans.append((target, self.visited(plan), plan))
+    def _record(self, plan: tuple[Step, ...]) -> None:
+        self.traces.append((plan, self.task.run(self.task.state, list(plan)).states))
+
+    def seen(self, atom: Atom) -> bool:
+        """Whether some state along a plan found so far holds ``atom`` (so it is reachable)."""
+        return any(atom in state for _, states in self.traces for state in states)
 
     def _known_plan(self, target: frozenset[Atom],
                     banned: frozenset[Atom]) -> tuple[Step, ...] | None:
-        """A plan found earlier that reaches ``target`` and never visits a ``banned`` atom."""
-        for reached, seen, plan in self.plans:
-            if target <= reached and not banned & seen:
-                return plan
+        """A prefix of a plan found earlier that reaches a state holding ``target`` without
+        passing through a state that holds a ``banned`` atom."""
+        for plan, states in self.traces:
+            for length, state in enumerate(states):
+                if banned & state:
+                    break
+                if target <= state:
+                    return plan[:length]
         return None
 
     def prove(self, target: Iterable[Atom], deadline: Deadline, forbidden: Iterable[Atom] = (),
@@ -194,7 +240,7 @@ class Planner:
                 deadline: Deadline, merge: StateMerger | None) -> Proof:
         outcome = greedy_search(ground, deadline, self.max_states, FFHeuristic(ground), merge)
         if outcome.reached and outcome.plan is not None:
-            self._record(goal, outcome.plan)
+            self._record(outcome.plan)
             return Proof(True, Method.PLAN, f"a plan of {len(outcome.plan)} step(s) reaches it",
                          plan=outcome.plan)
         if outcome.reached:

@@ -45,8 +45,9 @@ def _bits(mask: int) -> list[int]:
 
 
 class FFHeuristic:
-    """h_FF of a :class:`GroundTask` with unit costs: additive costs by Dijkstra, then a
-    relaxed plan traced back from the goal through each fact's cheapest achiever.
+    """h_FF of a :class:`GroundTask` with unit costs: the relaxed planning graph from a state
+    (each fact at the first layer it appears, by its first achiever), then a relaxed plan traced
+    back from the goal through those achievers.
 
     Built once per task (searches from several states of the same task share it); a call
     gives the relaxed plan's length (``inf`` when the goal is not delete-relaxed reachable)
@@ -54,12 +55,11 @@ class FFHeuristic:
     """
 
     def __init__(self, task: GroundTask) -> None:
-        self.task = task
         self.pre = [_bits(m) for m in task.pre]
         self.add = [_bits(m) for m in task.add]
         self.pre_masks = task.pre
+        self.pre_len = [len(p) for p in self.pre]
         self.goal = _bits(task.goal)
-        self.goal_set = frozenset(self.goal)
         self.by_pre: list[list[int]] = [[] for _ in task.atoms]
         self.free: list[int] = []  # operators without preconditions
         for op, pres in enumerate(self.pre):
@@ -69,42 +69,35 @@ class FFHeuristic:
                 self.free.append(op)
 
     def __call__(self, state: int) -> tuple[float, list[int]]:
-        cost: dict[int, int] = dict.fromkeys(_bits(state), 0)
+        facts = _bits(state)
+        level = dict.fromkeys(facts, 0)
         supporter: dict[int, int] = {}
-        waiting = [len(p) for p in self.pre]
-        total = [0] * len(self.pre)
-        heap: list[tuple[int, int]] = [(0, f) for f in cost]
-        for op in self.free:
-            for q in self.add[op]:
-                if q not in cost:
-                    cost[q] = 1
-                    supporter[q] = op
-                    heap.append((1, q))
-        heapq.heapify(heap)
-        goals_left = len(self.goal_set)
-        done: set[int] = set()
-        while heap and goals_left:  # a fact's cost is final when it is popped
-            c, f = heapq.heappop(heap)
-            if f in done or cost[f] != c:
-                continue
-            done.add(f)
-            if f in self.goal_set:
-                goals_left -= 1
-            for op in self.by_pre[f]:
-                total[op] += c
-                waiting[op] -= 1
-                if waiting[op] == 0:
-                    value = total[op] + 1
-                    for q in self.add[op]:
-                        old = cost.get(q)
-                        if old is None or value < old:
-                            cost[q] = value
-                            supporter[q] = op
-                            heapq.heappush(heap, (value, q))
+        waiting = list(self.pre_len)
+        goals_left = sum(1 for g in self.goal if g not in level)
+        frontier = facts
+        ready = list(self.free)  # operators whose last precondition was just reached
+        layer = 0
+        by_pre, add = self.by_pre, self.add
+        while goals_left and (frontier or ready):
+            for f in frontier:
+                for op in by_pre[f]:
+                    waiting[op] -= 1
+                    if not waiting[op]:
+                        ready.append(op)
+            layer += 1
+            frontier = []
+            for op in ready:
+                for q in add[op]:
+                    if q not in level:
+                        level[q] = layer
+                        supporter[q] = op
+                        frontier.append(q)
+            goals_left -= sum(1 for g in self.goal if level.get(g) == layer)
+            ready = []
         if goals_left:
             return INFINITE, []
         plan: set[int] = set()
-        stack = [g for g in self.goal if cost[g] > 0]
+        stack = [g for g in self.goal if level[g]]
         marked: set[int] = set()
         while stack:
             f = stack.pop()
@@ -114,7 +107,7 @@ class FFHeuristic:
             op = supporter[f]
             if op not in plan:
                 plan.add(op)
-                stack.extend(p for p in self.pre[op] if cost[p] > 0)
+                stack.extend(p for p in self.pre[op] if level[p])
         helpful = [op for op in plan if state & self.pre_masks[op] == self.pre_masks[op]]
         return len(plan), helpful
 
