@@ -71,14 +71,16 @@ def _hint_holds(planner: Planner, after: State, plan: tuple | None, hint: int,
     return shortest(planner, after, deadline, bound=hint - 1) is not None
 
 
-def optimal_cost(planner: Planner, deadline: Deadline) -> int:
-    """h* of the current state; :class:`~.proof.FalsePremise` when the goal is unreachable."""
+def optimal_cost(planner: Planner, deadline: Deadline,
+                 what: str = "an optimal-cost question") -> int:
+    """h* of the current state; :class:`~.proof.FalsePremise` (``what`` presupposes a plan)
+    when the goal is unreachable."""
     state = planner.task.state
     if state not in planner.optimal:
         planner.optimal[state] = shortest(planner, state, deadline)
     cost = planner.optimal[state]
     if cost is None:
-        planner.require_plan(deadline, "an optimal-cost question")
+        planner.require_plan(deadline, what)
         raise RuntimeError("optimal search and plan search disagree on the goal's reachability")
     return cost
 
@@ -110,7 +112,7 @@ def next_action(planner: Planner, step: Step, deadline: Deadline,
         planner.optimal[task.state] = bound + 1 if cost is None else cost
         if cost is None:
             return Proof(True, Method.OPTIMAL, f"h* drops from {bound + 1} to {bound}")
-    cost = optimal_cost(planner, deadline)
+    cost = optimal_cost(planner, deadline, "a next-action question")
     if cost == 0:
         return Proof(False, Method.STATE, "the goal already holds; no action brings it closer")
     if shortest(planner, after, deadline, bound=cost - 1) == cost - 1:
