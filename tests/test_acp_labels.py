@@ -99,6 +99,17 @@ def test_two_right_options_are_ambiguous(items, known):
     assert row["outcome"] == "ambiguous" and "but option" in row["reason"]
 
 
+def test_a_question_whose_action_cannot_run_is_a_bad_question(items, known):
+    question = next(i for i in items if i.kind == "bool" and i.task == "prog"
+                    and "sail from location l0 to location l1" in i.question)
+    assert "the ferry is at l0" in question.context
+    moved = dataclasses.replace(question, question=question.question.replace(
+        "sail from location l0 to location l1", "sail from location l1 to location l0"))
+    row = check_item(moved, known)
+    assert row["outcome"] == "bad-question" and row["status"] == "invalid-input"
+    assert "(sail l1 l0) is not applicable" in row["reason"] and "(at-ferry l1)" in row["reason"]
+
+
 def test_wrong_types_never_hold_and_unknown_objects_are_not_guessed(items, known):
     question = _question(items, "bool", "reach", "ferry")
     ask = "Is it possible to transition to a state where the following holds: {}?"
