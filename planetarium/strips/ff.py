@@ -28,7 +28,7 @@ from itertools import count
 from ..errors import ResourceLimitError
 from ..limits import Deadline
 from .plan_io import GroundStep
-from .search import GroundTask
+from .search import GroundTask, _trace
 
 INFINITE = float("inf")
 #: Expansions between two looks at the deadline.
@@ -172,14 +172,3 @@ def greedy_search(task: GroundTask, deadline: Deadline, max_states: int,
                     heapq.heappush(preferred, entry)
     return SearchOutcome(False, None, len(parent))
 
-
-def _trace(task: GroundTask, parent: dict[int, tuple[int, int] | None],
-           state: int) -> list[GroundStep]:
-    plan: list[GroundStep] = []
-    link = parent[state]
-    while link is not None:
-        state, index = link
-        plan.append(task.steps[index])
-        link = parent[state]
-    plan.reverse()
-    return plan
