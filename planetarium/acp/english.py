@@ -31,6 +31,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 
 from ..errors import PlanetariumError
 from ..pddl.domain import Atom, DomainDef
@@ -48,6 +49,30 @@ _PIECES = re.compile(r",\s+and\s+|,\s+|\s+and\s+")
 RecordTask = tuple[DomainDef, Problem] | str
 
 
+class RecordCheck(str, Enum):
+    """How the domain's reader did on one generative record (see the module docstring)."""
+
+    EXACT = "exact"
+    EQUIVALENT = "equivalent"
+    REFUSED = "refused"
+    WRONG = "wrong"
+    UNREAD = "unread"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class ActionCheck(str, Enum):
+    """How the action descriptions read a progression record's action."""
+
+    RIGHT = "right"
+    WRONG = "wrong"
+    UNREAD = "unread"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass
 class LearnedDomain:
     """One domain as learned from its generative records (see the module docstring)."""
@@ -58,32 +83,34 @@ class LearnedDomain:
     introduction: str
     actions: Dictionary
     atoms: Dictionary
-    verdicts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # kind -> (id, why)
-    action_checks: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: per check, the (id, why) of each generative record it was
+    verdicts: dict[RecordCheck, list[tuple[str, str]]] = field(default_factory=dict)
+    action_checks: dict[ActionCheck, list[tuple[str, str]]] = field(default_factory=dict)
     conflict: str | None = None  # why the records cannot teach one reading (see learn)
 
     @property
     def records(self) -> int:
         return sum(len(v) for v in self.verdicts.values())
 
-    def count(self, kind: str) -> int:
+    def count(self, kind: RecordCheck) -> int:
         return len(self.verdicts.get(kind, []))
 
     @property
     def supported(self) -> bool:
-        return (self.text is not None and self.conflict is None and not self.verdicts.get("wrong")
-                and not self.action_checks.get("wrong")
-                and self.count("exact") + self.count("equivalent") > 0)
+        return (self.text is not None and self.conflict is None
+                and not self.verdicts.get(RecordCheck.WRONG)
+                and not self.action_checks.get(ActionCheck.WRONG)
+                and self.count(RecordCheck.EXACT) + self.count(RecordCheck.EQUIVALENT) > 0)
 
     def why_unsupported(self) -> str:
         if self.conflict is not None:
             return self.conflict
         if self.text is None:
             return f"no English reader for PDDL domain '{self.name}'"
-        for what, checks, total in (("generative records", self.verdicts, self.records),
-                                    ("described actions", self.action_checks,
-                                     sum(map(len, self.action_checks.values())))):
-            wrong = checks.get("wrong", [])
+        checked = (("generative records", self.verdicts.get(RecordCheck.WRONG, []), self.records),
+                   ("described actions", self.action_checks.get(ActionCheck.WRONG, []),
+                    sum(map(len, self.action_checks.values()))))
+        for what, wrong, total in checked:
             if wrong:
                 return (f"the reader gets {len(wrong)} of {total} {what} wrong (e.g. "
                         f"{wrong[0][0]}: {wrong[0][1]})")
@@ -199,52 +226,54 @@ def _read(item: AcpItem) -> RecordTask:
         return str(err)
 
 
-def _verdict(known: LearnedDomain, item: AcpItem, task: RecordTask) -> tuple[str, str]:
+def _verdict(known: LearnedDomain, item: AcpItem, task: RecordTask) -> tuple[RecordCheck, str]:
     if isinstance(task, str):
-        return "refused", f"its own PDDL problem cannot be read: {task}"
+        return RecordCheck.REFUSED, f"its own PDDL problem cannot be read: {task}"
     truth = task[1]
     with_goal = GOAL.search(normalize(item.context)) is not None
     try:
         read = known.read(item.context)
     except (ReadError, PhraseError) as err:
-        return "refused", str(err)
+        return RecordCheck.REFUSED, str(err)
     why = compare(read, truth, with_goal)
     if why is None:
-        return "exact", ""
+        return RecordCheck.EXACT, ""
     if known.domain is not None and _equivalent(read, truth, known.domain, with_goal):
-        return "equivalent", why
-    return "wrong", why
+        return RecordCheck.EQUIVALENT, why
+    return RecordCheck.WRONG, why
 
 
 def _action_verdict(known: LearnedDomain, item: AcpItem,
-                    read: tuple[DomainDef, Problem]) -> tuple[str, str]:
+                    read: tuple[DomainDef, Problem]) -> tuple[ActionCheck, str]:
     """A progression question's action, read with the descriptions, must have the stored
     effects: the one check of the action descriptions against PDDL the records allow."""
     quoted = re.search(r'"([^"]+)"', item.question)
     if quoted is None:
-        return "unread", "the question quotes no action"
+        return ActionCheck.UNREAD, "the question quotes no action"
     try:
         step = known.actions.read(quoted.group(1))
     except PhraseError as err:
-        return "unread", str(err)
+        return ActionCheck.UNREAD, str(err)
     task = GroundedTask(*read)
     try:
         applicable = task.applicable(task.state, step)
     except NotAnAction:
         applicable = False
     if not applicable:
-        return "wrong", f"'{quoted.group(1)}' reads as ({' '.join(step)}), not applicable here"
+        return (ActionCheck.WRONG,
+                f"'{quoted.group(1)}' reads as ({' '.join(step)}), not applicable here")
     stored = ({as_step(a) for a in item.answer["pos"]}, {as_step(a) for a in item.answer["neg"]})
     if task.effects(task.state, step) != stored:
-        return "wrong", f"'{quoted.group(1)}' reads as ({' '.join(step)}), whose effects differ"
-    return "right", ""
+        return (ActionCheck.WRONG,
+                f"'{quoted.group(1)}' reads as ({' '.join(step)}), whose effects differ")
+    return ActionCheck.RIGHT, ""
 
 
 def _unusable(name: str, records: list[AcpItem], why: str) -> LearnedDomain:
     """A domain whose questions are skipped with ``why`` (the rest go on)."""
     return LearnedDomain(name, None, None, introduction([r.context for r in records], None),
                   Dictionary(()), Dictionary(()), conflict=why,
-                  verdicts={"unread": [(r.id, why) for r in records]})
+                  verdicts={RecordCheck.UNREAD: [(r.id, why) for r in records]})
 
 
 def _learn_domain(name: str, records: list[AcpItem]) -> LearnedDomain:
@@ -270,9 +299,9 @@ def _learn_domain(name: str, records: list[AcpItem]) -> LearnedDomain:
     for record, task in zip(records, tasks, strict=True):
         kind, why = _verdict(known, record, task)
         known.verdicts.setdefault(kind, []).append((record.id, why))
-        if record.task == "prog" and not isinstance(task, str) and kind != "refused":
-            kind, why = _action_verdict(known, record, task)
-            known.action_checks.setdefault(kind, []).append((record.id, why))
+        if record.task == "prog" and not isinstance(task, str) and kind != RecordCheck.REFUSED:
+            action, why = _action_verdict(known, record, task)
+            known.action_checks.setdefault(action, []).append((record.id, why))
     return known
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from ..limits import Deadline, Stopwatch
 from ..reasoning import MAX_STATES
 from .data import AcpItem
-from .english import LearnedDomain, learn
+from .english import LearnedDomain, RecordCheck, learn
 from .labels import OUTCOMES, check_label, label_outcome, label_row
 from .score import CLOCK, SECONDS
 
@@ -91,9 +91,7 @@ def reader_lines(known: dict[str, LearnedDomain]) -> list[str]:
     """One line per domain: how its reader did on the generative records."""
     lines = []
     for name, domain in known.items():
-        verdicts = ", ".join(f"{k} {domain.count(k)}" for k in ("exact", "equivalent", "refused",
-                                                                 "wrong", "unread")
-                             if domain.count(k))
+        verdicts = ", ".join(f"{k} {domain.count(k)}" for k in RecordCheck if domain.count(k))
         actions = ", ".join(f"{k} {len(v)}" for k, v in sorted(domain.action_checks.items()))
         state = "supported" if domain.supported else f"UNCHECKED: {domain.why_unsupported()}"
         lines.append(f"{name:17} {domain.records:>3} generative records: {verdicts}; "
@@ -105,9 +103,9 @@ def domain_report(known: dict[str, LearnedDomain]) -> dict[str, dict]:
     """The reader's verdicts per domain, for the JSON report."""
     return {name: {"supported": d.supported,
                    "why_unsupported": None if d.supported else d.why_unsupported(),
-                   "records": {k: len(v) for k, v in d.verdicts.items()},
-                   "not_exact": {k: [{"id": i, "why": w} for i, w in v]
-                                 for k, v in d.verdicts.items() if k != "exact"},
-                   "action_checks": {k: len(v) for k, v in d.action_checks.items()},
+                   "records": {str(k): len(v) for k, v in d.verdicts.items()},
+                   "not_exact": {str(k): [{"id": i, "why": w} for i, w in v]
+                                 for k, v in d.verdicts.items() if k is not RecordCheck.EXACT},
+                   "action_checks": {str(k): len(v) for k, v in d.action_checks.items()},
                    "action_descriptions": len(d.actions), "atom_descriptions": len(d.atoms)}
             for name, d in known.items()}

@@ -16,7 +16,7 @@ from ..pddl.domain import Atom
 from ..strips.relaxed import h2_mutex
 from .planner import Planner
 from .proof import Method, Proof
-from .task import Step, show, shows
+from .task import Step, shows
 
 
 def reachable(planner: Planner, atoms: Iterable[Atom], deadline: Deadline) -> Proof:
@@ -79,7 +79,3 @@ def all_actions_reachable(planner: Planner, deadline: Deadline) -> Proof:
             return Proof(False, proof.method, proof.reason, about=step)
     return Proof(True, Method.PLAN, "every ground action can become applicable")
 
-
-def describe(proof: Proof) -> str:
-    """``(x y): why`` for a proof about one atom or action."""
-    return f"{show(proof.about)}: {proof.reason}" if proof.about else proof.reason
