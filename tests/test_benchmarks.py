@@ -25,7 +25,8 @@ from click.testing import CliRunner
 from llm_fixtures import demo_rows, make_answered_run, write_rows
 
 from planetarium.acp.data import AcpDataError, load_items
-from planetarium.acp.score import grade_item
+from planetarium.acp.grades import outcome
+from planetarium.acp.score import CLOCK, answer_row, grade_answer
 from planetarium.benchmarks import (
     available_benchmarks,
     get_benchmark,
@@ -36,6 +37,7 @@ from planetarium.benchmarks.acpbench import find_prompts
 from planetarium.cli import main
 from planetarium.config import build
 from planetarium.grading import Status
+from planetarium.limits import Deadline
 from planetarium.llm.backends import get_backend
 from planetarium.llm.config import load_config, make_config
 from planetarium.llm.report import build_report
@@ -174,9 +176,11 @@ def test_acpbench_runs_through_the_same_commands_with_the_shared_status(tmp_path
     answers = {r["id"]: r["output"] for r in read_jsonl(run / "completions.jsonl")}
     for verdict in read_jsonl(run / "verdicts.jsonl"):
         assert verdict["status"] in STATUSES
-        direct = grade_item(items[verdict["id"]], answers[verdict["id"]])
-        assert (verdict["acp_status"], verdict["score"]) == (direct["status"], direct["score"])
-        assert verdict["correct"] == (None if direct["score"] is None else direct["score"] == 1.0)
+        item = items[verdict["id"]]
+        direct = grade_answer(item, answers[verdict["id"]], Deadline.start(5, CLOCK))
+        assert (verdict["acp_outcome"], verdict["score"], verdict["status"]) == (
+            outcome(answer_row(item, direct, 0.0)), direct.score, direct.status.value)
+        assert verdict["correct"] == (None if direct.score is None else direct.score == 1.0)
     reported = runner.invoke(main, ["eval", "report", str(run)])
     assert reported.exit_code == 0 and "## Overall (acpbench)" in reported.output
     assert "By kind × task" in (run / "report" / "report.md").read_text()

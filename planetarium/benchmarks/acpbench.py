@@ -4,10 +4,11 @@ Items come from the published question files (:func:`planetarium.acp.data.load_i
 file per task, kind and split (``<task>/<split>.<kind>.json``); ``split`` picks the files by
 their split name.  Prompts are the published 2-shot configs (:mod:`planetarium.acp.prompts`),
 read from ``prompts`` or found next to the data (``configs/tasks`` in the ACPBench layout).
-Answers are graded by :func:`planetarium.acp.score.grade_item` and mapped onto the shared
-status: a right answer is ``decided`` and correct; a wrong or unreadable one ``decided`` and
-not correct (``parseable`` says which); a search budget that ran out ``timeout``; a question
-whose own PDDL cannot be read ``invalid-input``.  The grader's own word stays in ``acp_status``.
+Answers are graded by :func:`planetarium.acp.score.grade_answer`, which gives the shared
+status itself: a right answer is ``decided`` and correct; a wrong or unreadable one ``decided``
+and not correct (``parseable`` says which); a search that ran out of its deadline ``timeout``;
+a question whose own PDDL cannot be read, or whose premise is false, ``invalid-input``.  The
+grader's one-word outcome (correct, wrong, bad-question, ...) stays in ``acp_outcome``.
 """
 
 from __future__ import annotations
@@ -28,14 +29,6 @@ from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
 TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
 KINDS = ("gen", "bool", "mcq")
 _PROMPT_FOLDERS = (Path("configs") / "tasks", Path("configs"))
-#: The ACP grader's statuses -> (shared status, correct, parseable).
-_STATUSES: dict[str, tuple[Status, bool | None, bool | None]] = {
-    "correct": (Status.DECIDED, True, True),
-    "wrong": (Status.DECIDED, False, True),
-    "unparseable": (Status.DECIDED, False, False),
-    "undecided": (Status.TIMEOUT, None, True),
-    "error": (Status.INVALID_INPUT, None, None),
-}
 
 
 def _subset(allowed: tuple[str, ...]):
@@ -95,21 +88,28 @@ def _to_item(row: Row):
 
 def _grade_one(job: tuple) -> ItemResult:
     """One answer; whatever the answer holds, a result comes back (never an exception)."""
-    from ..acp.model import Budget
-    from ..acp.score import grade_item
+    from ..acp.gen import Rules
+    from ..acp.grades import outcome
+    from ..acp.score import CLOCK, answer_row, grade_answer
+    from ..limits import Deadline, Stopwatch
 
     row, answer, semantics, max_states, timeout_s = job
     groups = {"kind": row["kind"], "task": row["task"]}
+    watch = Stopwatch()
     try:
-        graded = grade_item(_to_item(row), answer, semantics, Budget(max_states, timeout_s))
+        item = _to_item(row)
+        graded = grade_answer(item, answer, Deadline.start(timeout_s, CLOCK),
+                              rules=Rules(semantics), max_states=max_states)
     except Exception as err:  # a grader bug must cost one item, not the run
         return ItemResult(row["id"], Status.INTERNAL_ERROR, None, f"{type(err).__name__}: {err}",
                           groups=groups)
-    status, correct, parseable = _STATUSES.get(graded["status"],
-                                               (Status.INTERNAL_ERROR, None, None))
-    return ItemResult(row["id"], status, correct, graded["reason"], score=graded["score"],
-                      metrics={"parseable": parseable, "correct": correct}, groups=groups,
-                      details={"acp_status": graded["status"], "seconds": graded["seconds"]})
+    seconds = watch.seconds
+    return ItemResult(row["id"], graded.status, graded.correct, graded.reason,
+                      score=graded.score,
+                      metrics={"parseable": graded.parseable, "correct": graded.correct},
+                      groups=groups,
+                      details={"acp_outcome": outcome(answer_row(item, graded, seconds)),
+                               "seconds": round(seconds, 4)})
 
 
 class AcpBenchmark(Benchmark):
@@ -142,7 +142,7 @@ class AcpBenchmark(Benchmark):
     def grade(self, config: AcpConfig, items: Sequence[Row], answers: Sequence[str], *,
               timeout_s: float, workers: int | None = None, progress: bool = False,
               explain: bool = False) -> Iterator[ItemResult]:
-        """Every answer by :func:`planetarium.acp.score.grade_item` (``workers``: processes, all
+        """Every answer by :func:`planetarium.acp.score.grade_answer` (``workers``: processes, all
         usable CPUs by default, as ``eval grade --workers`` says; ``progress``: a labelled bar)."""
         from tqdm import tqdm
 
@@ -170,8 +170,8 @@ class AcpBenchmark(Benchmark):
         """The published harness's table: mean score and standard error per kind and task."""
         from ..acp.report import summarize
 
-        return {"by_task": summarize([{**r, **r["groups"], "status": r["acp_status"]}
-                                      for r in results if "acp_status" in r])}
+        return {"by_task": summarize([{**r, **r["groups"], **r.get("metrics", {})}
+                                      for r in results if "acp_outcome" in r])}
 
 
 BENCHMARK = AcpBenchmark()
