@@ -201,7 +201,8 @@ class ArbBenchmark(Benchmark):
         if view.get("state_after") is not None:
             sections.append(Text("State the question is about", listed(view["state_after"])))
         sections.append(Fields("Answer", (
-            ("recomputed answer", listed(view.get("truth"))), ("read from the answer", listed(view.get("answer"))),
+            ("recomputed answer", listed(view.get("truth"))),
+            ("read from the answer", listed(view.get("answer"))),
             ("missing", listed(view.get("missing"))), ("extra", listed(view.get("extra"))),
             ("stored label", listed(view.get("label"))),
             ("stored label agrees", pages.yes_no(view.get("label_agrees"))))))
