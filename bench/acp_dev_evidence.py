@@ -25,6 +25,7 @@ from planetarium.acp.gold import as_step, render_gold
 from planetarium.acp.labelreport import check_labels, format_table, reader_lines, summarize
 from planetarium.acp.model import CLOCK, AcpTask, Budget
 from planetarium.acp.questions import described_action, question_plan
+from planetarium.limits import Deadline
 from planetarium.strips.validate import validate_plan
 
 
@@ -152,7 +153,7 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
             result = validate_plan(task.domain, task.problem, question_plan(item.question))
             agree["val"][result.step == int(item.answer)] += 1
         if item.task == "nexta":
-            task.cache["deadline"] = CLOCK() + seconds
+            task.cache["deadline"] = Deadline.start(seconds, CLOCK)
             try:
                 agree["nexta-opt"][optimal_cost(task) == int(item.answer["opt"])] += 1
             except Exception as err:  # noqa: BLE001 - a measurement: count, do not stop

@@ -161,7 +161,8 @@ def deadline_for(seconds: float, clock: Clock = Clock.WALL) -> Deadline:
     return outer.within(seconds) if outer is not None else Deadline.start(seconds, clock)
 
 
-# Transitional forms, removed once every caller passes a Deadline (issue 28).
+# Transitional, removed once its last caller (planetarium.acp.score.grade_item) is given the
+# item's Deadline (issue 28): do not add uses.
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
     """Run the block under :func:`deadline_for` ``seconds`` (``None``: the deadline in force)."""
@@ -172,16 +173,16 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         yield
 
 
-def deadline_within(seconds: float) -> float:
-    """The :func:`wall_now` reading at which :func:`deadline_for` ``seconds`` ends."""
-    return deadline_for(seconds).wall_end
-
-
 def check_deadline(what: str) -> None:
     """Raise :class:`ResourceLimitError` if the deadline in force has passed."""
     deadline = _current.get()
     if deadline is not None:
         deadline.check(what)
+
+
+def unix_time() -> float:
+    """Seconds since the epoch: when something happened, for records (never a limit)."""
+    return time.time()
 
 
 class Stopwatch:

@@ -284,9 +284,10 @@ def test_the_search_budget_is_cpu_time_not_wall_time():
     import time
 
     from planetarium.acp.model import CLOCK
+    from planetarium.limits import Deadline
 
     task = AcpTask.from_item(_item("nexta", "swap"))
-    task.cache["deadline"] = CLOCK() + 1.0
+    task.cache["deadline"] = Deadline.start(1.0, CLOCK)
     time.sleep(1.2)
     assert task.remaining() > 0.5
 

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..errors import PlanetariumError, ResourceLimitError
+from ..limits import Deadline
 from ..strips.relaxed import (
     LMCut,
     astar_length,
@@ -205,7 +206,7 @@ def score_just(task: AcpTask, item: AcpItem, parsed: Parsed, rules: Rules) -> Ve
 def _search(task: AcpTask, goal, forbidden=()):
     instances, _ = task.relaxed
     return plan_exists(bit_task(instances, task.state, goal, forbidden), task.budget.max_states,
-                       task.remaining(), CLOCK)
+                       task.cache.get("deadline"))
 
 
 def _goal_task(task: AcpTask) -> tuple[GroundTask, LMCut, dict, StateMerger]:
@@ -235,9 +236,9 @@ def _shortest(task: AcpTask, state, bound: int | None = None) -> int | None:
     ground = replace(ground, init=sum(bits[a] for a in state if a in bits))
     deadline = task.cache.get("deadline")
     try:
-        return optimal_length(ground, min(task.budget.max_states, 5_000), bound, deadline, CLOCK)
+        return optimal_length(ground, min(task.budget.max_states, 5_000), bound, deadline)
     except ResourceLimitError:
-        return astar_length(ground, task.budget.max_states, bound, deadline, CLOCK, heuristic,
+        return astar_length(ground, task.budget.max_states, bound, deadline, heuristic,
                             merge)
 
 
@@ -386,7 +387,7 @@ def _h2_landmark(task: AcpTask, atom: Step) -> bool:
     if atom in task.state:
         return False
     usable = [inst for inst in task.relaxed[0] if atom not in inst[2]]
-    pairs = h2_reachable_pairs(usable, task.state, task.cache.get("deadline"), CLOCK)
+    pairs = h2_reachable_pairs(usable, task.state, task.cache.get("deadline"))
     return h2_mutex(pairs, task.problem.goal) is not None
 
 
@@ -518,7 +519,7 @@ def score_gen(item: AcpItem, response: object, task: AcpTask | None = None,
     except PlanetariumError as err:  # the question's own PDDL: a data problem, not the model's
         return Verdict(None, "error", f"cannot read the question's PDDL: {err}")
 
-    task.cache["deadline"] = CLOCK() + task.budget.seconds
+    task.cache["deadline"] = Deadline.start(task.budget.seconds, CLOCK)
     try:
         return SCORERS[item.task](task, item, parsed, rules)
     except AnswerParseError as err:

@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import PlanetariumError, ResourceLimitError
+from ..limits import Deadline
 from ..strips.validate import validate_plan
 from .data import AcpItem
 from .english import Domain, domain_of
@@ -376,7 +377,7 @@ def check_item(item: AcpItem, known: dict[str, Domain], budget: Budget) -> dict:
     else:
         try:
             model = AcpTask(domain.domain, domain.read(item.context), budget)
-            model.cache["deadline"] = CLOCK() + budget.seconds
+            model.cache["deadline"] = Deadline.start(budget.seconds, CLOCK)
             status, reason = _outcome(item, _Frame(domain, model))
         except (ReadError, PhraseError) as err:
             status, reason = "unreadable", str(err)

@@ -8,10 +8,10 @@ checks share: the delete-relaxed grounding, the applicable actions, the optimal 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..limits import Clock
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from ..strips.grounding import GroundAction, fits_type, ground_action
@@ -24,7 +24,7 @@ Step = tuple[str, ...]
 
 #: The clock of the search budget: CPU time of the grading process, not wall-clock time, so a
 #: machine busy with other work makes grading slower but never changes a verdict.
-CLOCK = time.process_time
+CLOCK = Clock.CPU
 
 
 @dataclass
@@ -54,7 +54,7 @@ class AcpTask:
     def remaining(self) -> float | None:
         """CPU seconds left of this answer's budget (the scorer starts the clock)."""
         deadline = self.cache.get("deadline")
-        return None if deadline is None else max(0.0, deadline - CLOCK())
+        return None if deadline is None else deadline.remaining()
 
     @property
     def state(self) -> frozenset[Atom]:
@@ -129,7 +129,7 @@ class AcpTask:
     @cached_property
     def h2(self) -> dict[Atom, set[Atom]]:
         """h^2 reachable pairs from the current state (see :func:`h2_reachable_pairs`)."""
-        return h2_reachable_pairs(self.relaxed[0], self.state, self.cache.get("deadline"), CLOCK)
+        return h2_reachable_pairs(self.relaxed[0], self.state, self.cache.get("deadline"))
 
     def universe_atoms(self) -> list[Step]:
         """Every type-consistent ground atom of the fluent predicates."""

@@ -14,7 +14,6 @@ ground truth itself is unsolvable.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -37,7 +36,7 @@ from ..errors import (
     ResourceLimitError,
     UnsupportedFeatureError,
 )
-from ..limits import collector_paused, deadline_within, time_limit
+from ..limits import Deadline, collector_paused, deadline_for
 from ..pddl.problem import Problem, read_problem
 from ..planning import SolveStatus, check_solvable
 from .options import GradeOptions, GradeOptionsError, check_option_names
@@ -96,7 +95,7 @@ def prepare_ground_truth(gt: str, options: GradeOptions | None = None) -> Prepar
 
 
 def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
-          **overrides: Any) -> GradeResult:
+          deadline: Deadline | None = None, **overrides: Any) -> GradeResult:
     """Grade ``pred`` (raw model output) against ``gt`` (ground-truth PDDL, or a
     :class:`PreparedTruth` of it); never raises on bad input.
 
@@ -104,13 +103,16 @@ def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = 
     ``grade(gt, pred, is_placeholder=True, timeout_s=5)``.  An unknown or ill-typed option is the
     caller's bug and raises (``TypeError`` / :class:`GradeOptionsError`); an unexpected failure
     inside grading is reported as status ``internal-error`` instead of crashing a batch.
+    ``deadline``: the item's :class:`~planetarium.limits.Deadline`, covering every stage
+    (reading the ground truth included); without one, ``options.timeout_s`` from now (or the
+    deadline in force, if it ends first).
     """
     check_option_names(overrides)
-    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), False)
+    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), deadline, False)
 
 
 def grade_correct(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
-                  **overrides: Any) -> GradeResult:
+                  deadline: Deadline | None = None, **overrides: Any) -> GradeResult:
     """Like :func:`grade`, at the least cost for the headline metric (training rewards).
 
     ``correct`` is parseable, solvable and equivalent.  An answer equivalent to the ground truth
@@ -121,24 +123,37 @@ def grade_correct(gt: str | PreparedTruth, pred: str, *, options: GradeOptions |
     :func:`grade`'s whenever both decide.
     """
     check_option_names(overrides)
-    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), True)
+    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), deadline, True)
 
 
 def _guarded(gt: str | PreparedTruth, pred: str, options: GradeOptions,
-             equivalence_first: bool) -> GradeResult:
+             deadline: Deadline | None, equivalence_first: bool) -> GradeResult:
     try:
-        with time_limit(options.timeout_s), collector_paused():
-            return grade_strict(gt, pred, options, equivalence_first=equivalence_first)
+        with collector_paused():
+            return grade_strict(gt, pred, options, deadline=deadline,
+                                equivalence_first=equivalence_first)
     except Exception as err:  # noqa: BLE001 - last line of defence for batch grading
         return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
                                   f"internal error: {type(err).__name__}: {err}")
 
 
 def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
+                 deadline: Deadline | None = None,
                  equivalence_first: bool = False) -> GradeResult:
     """Grade ``pred`` against ``gt`` like :func:`grade` (``equivalence_first``: like
-    :func:`grade_correct`), but let internal bugs raise (tests)."""
-    deadline = deadline_within(options.timeout_s)
+    :func:`grade_correct`), but let internal bugs raise (tests).
+
+    ``deadline`` (default: ``options.timeout_s`` from now, or the deadline in force if it ends
+    first) is passed to every stage and is also in force for the plug-in hooks that take none
+    (``fully_specify``): they see it through :func:`planetarium.limits.check_deadline`.
+    """
+    deadline = deadline_for(options.timeout_s) if deadline is None else deadline
+    with deadline.applied() as deadline:
+        return _grade(gt, pred, options, deadline, equivalence_first)
+
+
+def _grade(gt: str | PreparedTruth, pred: str, options: GradeOptions, deadline: Deadline,
+           equivalence_first: bool) -> GradeResult:
     prepared = gt if isinstance(gt, PreparedTruth) else prepare_ground_truth(gt, options)
     if prepared.relax_typing != options.relax_typing:  # read for other options: read it again
         prepared = prepare_ground_truth(prepared.text, options)
@@ -172,7 +187,7 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
                                solve.reason))
     try:
         verdict = compare(truth, problem, domain, is_placeholder=options.is_placeholder,
-                          limits=Limits(timeout_s=max(0.0, deadline - time.monotonic())),
+                          limits=Limits(deadline),
                           anchored_objects=anchors,
                           placeholder_semantics=options.placeholder_semantics,
                           truth_memo=prepared.memo)
@@ -193,7 +208,7 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
 
 
 def _solvable_as_the_truth(prepared: PreparedTruth, equivalence: StageVerdict,
-                           options: GradeOptions, deadline: float) -> GradeResult:
+                           options: GradeOptions, deadline: Deadline) -> GradeResult:
     """:func:`grade_correct` for an answer found equivalent: it is solvable exactly when the
     ground truth is, whose verdict is computed once and kept in the prepared truth's memo."""
     parse, name = decided(True), prepared.domain.name
@@ -218,7 +233,7 @@ def _unparseable(reason: str, domain: str, options: GradeOptions) -> GradeResult
 
 
 def _explanation(truth: Problem, problem: Problem, domain: Domain, options: GradeOptions,
-                 anchors: set[str], deadline: float, kind: str,
+                 anchors: set[str], deadline: Deadline, kind: str,
                  proof: str = "") -> Explanation | None:
     """The explanation of a decided verdict, under the same deadline (cut short past it)."""
     if not options.explain:
@@ -235,8 +250,8 @@ def _explanation(truth: Problem, problem: Problem, domain: Domain, options: Grad
 _SOLVE_STATUS = {SolveStatus.TIMEOUT: Status.TIMEOUT, SolveStatus.ERROR: Status.INTERNAL_ERROR}
 
 
-def _solve(domain: Domain, problem: Problem, deadline: float) -> StageVerdict:
-    result = check_solvable(domain, problem, timeout_s=max(0.0, deadline - time.monotonic()))
+def _solve(domain: Domain, problem: Problem, deadline: Deadline) -> StageVerdict:
+    result = check_solvable(domain, problem, deadline)
     if result.status is SolveStatus.SOLVABLE:
         return decided(True, result.reason)
     if result.status is SolveStatus.UNSOLVABLE:

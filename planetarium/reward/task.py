@@ -9,7 +9,6 @@ one ground truth together, so most repeats land where the truth already is.
 
 from __future__ import annotations
 
-import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
@@ -25,7 +24,7 @@ from ..grading import (
     prepare_ground_truth,
 )
 from ..grading.result import decided
-from ..limits import time_limit
+from ..limits import Deadline, Stopwatch
 from .answer import answer_of, completion_text
 
 #: Ground truths kept per process, and the characters they may hold together.
@@ -94,9 +93,9 @@ class RewardTask:
         self.__init__(**state)
 
     def __call__(self, rollout: Rollout) -> Graded:
-        start = time.perf_counter()
+        watch = Stopwatch()
         graded = self._grade(rollout)
-        return replace(graded, seconds=time.perf_counter() - start)
+        return replace(graded, seconds=watch.seconds)
 
     def _grade(self, rollout: Rollout) -> Graded:
         bad = _bad_item(rollout)
@@ -116,9 +115,10 @@ class RewardTask:
             options = replace(options, is_placeholder=placeholder,
                               anchored_objects=(*options.anchored_objects, *rollout.anchors))
         grader = grade_correct if self.headline_only else grade
-        with time_limit(options.timeout_s):  # reading the ground truth counts, as in grade()
+        deadline = Deadline.start(options.timeout_s)
+        with deadline.applied():  # reading the ground truth counts, as in grade()
             truth, hit = self.cache.get(rollout.gt, self.options)
-            return Graded(grader(truth, answer, options=options), hit)
+            return Graded(grader(truth, answer, options=options, deadline=deadline), hit)
 
 
 def _bad_item(rollout: Rollout) -> str | None:
