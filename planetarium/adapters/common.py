@@ -8,9 +8,11 @@ Hub id.  The split is the held-out test split unless named.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
+from ..benchmarks.grader import ItemGrader
 from ..benchmarks.planetarium import BENCHMARK, PlanetariumConfig
 from ..dataset.sources import PUBLISHED_ID
 
@@ -47,5 +49,13 @@ def prompt(config: PlanetariumConfig, row: dict[str, Any]) -> str:
 
 
 def grade(config: PlanetariumConfig, row: dict[str, Any], answer: str) -> dict[str, Any]:
-    """Our grader's verdict on one answer, in the shared result schema."""
-    return BENCHMARK.grade_one(config, row, answer).to_dict()
+    """Our grader's verdict on one answer, in the shared result schema: the benchmark's own
+    grading, in a worker that is killed past the answer's deadline and kept for the next
+    answer (so each ground truth is read once per session)."""
+    return _grader(config).grade(row, answer).to_dict()
+
+
+@functools.cache
+def _grader(config: PlanetariumConfig) -> ItemGrader[PlanetariumConfig]:
+    """One grader per configuration for the process's life (its worker dies with it)."""
+    return ItemGrader(BENCHMARK, config, workers=1)
