@@ -88,12 +88,12 @@ class PlanetariumConfig(BenchmarkConfig):
 def text_anchors(problem_pddl: str, text: str) -> list[str]:
     """Ground-truth objects that the description names (whole words, any letter case): an
     explicit description pins them, so the anchored score keeps their names."""
-    from ..errors import PlanetariumError
-    from ..grading import load_ground_truth
+    from ..grading import prepared_truth
 
-    try:
-        _, truth = load_ground_truth(problem_pddl)
-    except PlanetariumError:
+    if not isinstance(problem_pddl, str):
+        return []  # grading reports the unusable ground truth itself
+    truth = prepared_truth(problem_pddl).problem  # the read grading uses (the process's memo)
+    if truth is None:
         return []  # grading reports the broken ground truth itself
     words = set(re.findall(r"[\w\-]+", text.lower()))
     return sorted(o for o in truth.objects if o in words)

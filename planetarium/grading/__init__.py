@@ -14,10 +14,9 @@ ground truth itself is unsolvable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-from ..domains import get_domain
 from ..domains.base import Domain
 from ..equivalence import REACHABLE_GOAL_STATES, Limits, compare
 from ..equivalence.explain import (
@@ -41,63 +40,27 @@ from ..pddl.problem import Problem, read_problem
 from ..planning import SolveStatus, check_solvable
 from .options import GradeOptions, GradeOptionsError, check_option_names
 from .result import SKIPPED, GradeResult, Stage, StageVerdict, Status, decided, undecided
+from .truths import (
+    TRUTHS,
+    PreparedTruth,
+    TruthCache,
+    load_ground_truth,
+    prepare_ground_truth,
+    prepared_truth,
+)
 
-__all__ = ["GradeOptions", "GradeOptionsError", "GradeResult", "PreparedTruth", "Stage",
-           "StageVerdict", "Status", "grade", "grade_correct", "grade_strict",
-           "load_ground_truth", "prepare_ground_truth"]
+__all__ = ["TRUTHS", "GradeOptions", "GradeOptionsError", "GradeResult", "PreparedTruth",
+           "Stage", "StageVerdict", "Status", "TruthCache", "grade", "grade_correct",
+           "grade_strict", "load_ground_truth", "prepare_ground_truth", "prepared_truth"]
 
 #: Model output longer than this is refused before parsing (a runaway generation, not PDDL).
 MAX_INPUT_CHARS = 2_000_000
 
 
-def load_ground_truth(gt: str, *, relax_typing: bool = False) -> tuple[Domain, Problem]:
-    """Parse a ground-truth problem, taking its domain from its ``(:domain ...)``."""
-    found: list[Domain] = []
-
-    def lookup(name: str):
-        found.append(get_domain(name))
-        return found[0].definition
-
-    problem = read_problem(gt, lookup, relax_typing=relax_typing)
-    return found[0], problem
-
-
-@dataclass(frozen=True, eq=False)
-class PreparedTruth:
-    """A ground truth read once, to grade many predictions against it.
-
-    A training reward grades every ground truth against a group of completions (GRPO's G); this
-    keeps the parsed problem, and ``memo`` keeps what grading derives from it alone (its fully
-    specified goal, its solvability), so none of it is computed again.  ``error`` says why the
-    ground truth could not be read (then ``domain`` and ``problem`` are ``None``); ``timed_out``:
-    because the time limit ran out, which says nothing about the text (do not keep it).
-    """
-
-    text: str
-    relax_typing: bool
-    domain: Domain | None = None
-    problem: Problem | None = None
-    error: str | None = None
-    timed_out: bool = False
-    memo: dict = field(default_factory=dict, repr=False)
-
-
-def prepare_ground_truth(gt: str, options: GradeOptions | None = None) -> PreparedTruth:
-    """Read ``gt`` for :func:`grade`; an unreadable ground truth is recorded, never raised."""
-    relax = (options or GradeOptions()).relax_typing
-    try:
-        domain, problem = load_ground_truth(gt, relax_typing=relax)
-    except ResourceLimitError as err:
-        return PreparedTruth(gt, relax, error=f"ground truth: {err}", timed_out=True)
-    except (PlanetariumError, RecursionError) as err:
-        return PreparedTruth(gt, relax, error=f"ground truth: {err}")
-    return PreparedTruth(gt, relax, domain, problem)
-
-
 def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
           deadline: Deadline | None = None, **overrides: Any) -> GradeResult:
-    """Grade ``pred`` (raw model output) against ``gt`` (ground-truth PDDL, or a
-    :class:`PreparedTruth` of it); never raises on bad input.
+    """Grade ``pred`` (raw model output) against ``gt`` (ground-truth PDDL, read through the
+    process's memo :data:`TRUTHS`, or a :class:`PreparedTruth` of it); never raises on bad input.
 
     ``options`` (default :class:`GradeOptions()`) with keyword ``overrides`` of its fields, e.g.
     ``grade(gt, pred, is_placeholder=True, timeout_s=5)``.  An unknown or ill-typed option is the
@@ -154,13 +117,14 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
 
 def _grade(gt: str | PreparedTruth, pred: str, options: GradeOptions, deadline: Deadline,
            equivalence_first: bool) -> GradeResult:
-    prepared = gt if isinstance(gt, PreparedTruth) else prepare_ground_truth(gt, options)
-    if prepared.relax_typing != options.relax_typing:  # read for other options: read it again
-        prepared = prepare_ground_truth(prepared.text, options)
+    prepared = gt if isinstance(gt, PreparedTruth) else prepared_truth(gt, options.relax_typing)
+    if not prepared.serves(options.relax_typing):  # read for other options: read it again
+        prepared = prepared_truth(prepared.text, options.relax_typing)
     if prepared.error is not None:
         status = Status.TIMEOUT if prepared.timed_out else Status.INVALID_INPUT
         return GradeResult.failed(Stage.GROUND_TRUTH, status, prepared.error)
     domain, truth = prepared.domain, prepared.problem
+    assert domain is not None and truth is not None  # read without error
     name = domain.name
     if len(pred) > MAX_INPUT_CHARS:  # not read at all: undecided, never "not parseable"
         return GradeResult(undecided(Status.UNSUPPORTED, f"answer is {len(pred):,} characters, "
@@ -211,6 +175,7 @@ def _solvable_as_the_truth(prepared: PreparedTruth, equivalence: StageVerdict,
                            options: GradeOptions, deadline: Deadline) -> GradeResult:
     """:func:`grade_correct` for an answer found equivalent: it is solvable exactly when the
     ground truth is, whose verdict is computed once and kept in the prepared truth's memo."""
+    assert prepared.domain is not None and prepared.problem is not None  # read without error
     parse, name = decided(True), prepared.domain.name
     own = prepared.memo.get("solvable")
     if own is None:
