@@ -25,6 +25,7 @@ from typing import Any
 from ..benchmarks import Benchmark, get_benchmark
 from ..benchmarks.grader import grade_items
 from ..config import build
+from ..limits import unix_time
 from .benchmark_tables import metric_rate
 from .runner import COMPLETIONS, ITEMS, read_manifest
 from .store import ResultLog, read_jsonl, write_json
@@ -124,7 +125,7 @@ def grade_run(
         "benchmark": benchmark.name,
         "packages": package_versions(),
         "git_revision": git_revision(),
-        "graded_at": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "graded_at": datetime.datetime.fromtimestamp(unix_time(), datetime.timezone.utc).isoformat(),
         "n_answered": len(answered),
         "n_missing": len(rows) - len(answered),
         "overall": overall(benchmark, verdicts),
