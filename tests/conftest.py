@@ -48,11 +48,18 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_truth_memo() -> None:
-    """Each test starts with an empty memo of prepared ground truths (planetarium.grading)."""
+def _fresh_truth_memo():
+    """Each test starts with an empty memo of prepared ground truths (planetarium.grading), and
+    leaves no harness adapter's grader worker behind (tests count child processes)."""
+    import sys
+
     from planetarium.grading import TRUTHS
 
     TRUTHS.clear()
+    yield
+    adapters = sys.modules.get("planetarium.adapters.common")
+    if adapters is not None:
+        adapters.close_graders()
 
 
 @pytest.fixture

@@ -137,6 +137,18 @@ def test_a_replaced_domain_plugin_makes_its_truths_stale():
         unregister_domain("toy-stale")
 
 
+def test_a_truth_of_an_unknown_domain_is_read_again_once_the_domain_is_added():
+    pddl = get_domain("gripper").pddl.replace("(domain gripper)", "(domain toy-late)")
+    gt = problem_to_pddl(dataset_problem("gripper", random.Random(6), 2)).replace(
+        "(:domain gripper)", "(:domain toy-late)")
+    assert "unknown domain 'toy-late'" in grade(gt, gt).reason
+    register_domain(Domain("toy-late", pddl))
+    try:
+        assert grade(gt, gt).correct
+    finally:
+        unregister_domain("toy-late")
+
+
 def test_grading_a_text_uses_the_memo(reads):
     gt = problem_to_pddl(dataset_problem("blocksworld", random.Random(4), 3))
     for _ in range(3):

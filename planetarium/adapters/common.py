@@ -8,7 +8,7 @@ Hub id.  The split is the held-out test split unless named.
 
 from __future__ import annotations
 
-import functools
+import atexit
 import os
 from typing import Any
 
@@ -52,10 +52,18 @@ def grade(config: PlanetariumConfig, row: dict[str, Any], answer: str) -> dict[s
     """Our grader's verdict on one answer, in the shared result schema: the benchmark's own
     grading, in a worker that is killed past the answer's deadline and kept for the next
     answer (so each ground truth is read once per session)."""
-    return _grader(config).grade(row, answer).to_dict()
+    grader = _GRADERS.get(config)
+    if grader is None:
+        grader = _GRADERS[config] = ItemGrader(BENCHMARK, config, workers=1)
+    return grader.grade(row, answer).to_dict()
 
 
-@functools.cache
-def _grader(config: PlanetariumConfig) -> ItemGrader[PlanetariumConfig]:
-    """One grader per configuration for the process's life (its worker dies with it)."""
-    return ItemGrader(BENCHMARK, config, workers=1)
+#: One grader per configuration, kept until :func:`close_graders` (at the latest, at exit).
+_GRADERS: dict[PlanetariumConfig, ItemGrader[PlanetariumConfig]] = {}
+
+
+@atexit.register
+def close_graders() -> None:
+    """Stop the graders' worker processes (a harness that is done with grading may call it)."""
+    while _GRADERS:
+        _GRADERS.popitem()[1].close()

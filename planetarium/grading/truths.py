@@ -41,13 +41,19 @@ CACHE_CHARS = 32_000_000
 def load_ground_truth(gt: str, *, relax_typing: bool = False) -> tuple[Domain, Problem]:
     """Parse a ground-truth problem, taking its domain from its ``(:domain ...)``."""
     found: list[Domain] = []
+    problem = _read_into(found, gt, relax_typing)
+    return found[0], problem
+
+
+def _read_into(found: list[Domain], gt: str, relax_typing: bool) -> Problem:
+    """Read ``gt``, appending the domain its ``(:domain ...)`` names to ``found`` once it is
+    known (so a caller knows it even when reading fails later)."""
 
     def lookup(name: str):
         found.append(get_domain(name))
         return found[0].definition
 
-    problem = read_problem(gt, lookup, relax_typing=relax_typing)
-    return found[0], problem
+    return read_problem(gt, lookup, relax_typing=relax_typing)
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,8 +62,9 @@ class PreparedTruth:
 
     ``memo`` keeps what grading derives from it alone (its fully specified goal, its
     solvability, its graphs), so none of it is computed again.  ``error`` says why the ground
-    truth could not be read (then ``domain`` and ``problem`` are ``None``); ``timed_out``:
-    because the time limit ran out, which says nothing about the text (do not keep it).
+    truth could not be read (then ``problem`` is ``None``, and ``domain`` too unless its
+    ``(:domain ...)`` was found); ``timed_out``: because the time limit ran out, which says
+    nothing about the text (do not keep it).
     """
 
     text: str
@@ -72,7 +79,8 @@ class PreparedTruth:
         """Whether grading with ``relax_typing`` may use it: read with that option, or read
         with types checked in an untyped domain (relaxing then changes nothing)."""
         return self.relax_typing == relax_typing or (
-            relax_typing and self.domain is not None and not self.domain.definition.typed)
+            relax_typing and self.error is None and self.domain is not None
+            and not self.domain.definition.typed)
 
 
 def prepare_ground_truth(gt: str, options: GradeOptions | None = None) -> PreparedTruth:
@@ -83,13 +91,16 @@ def prepare_ground_truth(gt: str, options: GradeOptions | None = None) -> Prepar
 
 
 def _read(gt: str, relax_typing: bool) -> PreparedTruth:
+    found: list[Domain] = []
     try:
-        domain, problem = load_ground_truth(gt, relax_typing=relax_typing)
+        problem = _read_into(found, gt, relax_typing)
     except ResourceLimitError as err:
-        return PreparedTruth(gt, relax_typing, error=f"ground truth: {err}", timed_out=True)
+        return PreparedTruth(gt, relax_typing, found[0] if found else None,
+                             error=f"ground truth: {err}", timed_out=True)
     except (PlanetariumError, RecursionError) as err:
-        return PreparedTruth(gt, relax_typing, error=f"ground truth: {err}")
-    return PreparedTruth(gt, relax_typing, domain, problem)
+        return PreparedTruth(gt, relax_typing, found[0] if found else None,
+                             error=f"ground truth: {err}")
+    return PreparedTruth(gt, relax_typing, found[0], problem)
 
 
 def relaxed_typing(problem: Problem) -> Problem:
@@ -128,7 +139,8 @@ class TruthCache:
                 return kept, True
             self.misses += 1
         prepared = _read(gt, relax_typing)
-        if not prepared.timed_out:
+        # kept unless cut short, or unread for want of its domain (a plug-in may add it)
+        if not prepared.timed_out and prepared.domain is not None:
             with self._lock:
                 self._keep((gt, relax_typing), prepared)
         return prepared, False
