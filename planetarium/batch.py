@@ -23,9 +23,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .grading import GradeOptions, GradeResult, Stage, Status, grade
+from .grading import GradeOptions, GradeResult, Stage, Status, grade, prepared_truth
 from .jsonl import JsonLineError, decode, numbered_lines
-from .limits import Deadline
+from .limits import Deadline, collector_paused, deadline_for
 from .loop import GRACE_S, MAX_WORKERS, max_workers, run_items
 from .pool import Lost, LostKind
 
@@ -129,7 +129,8 @@ def grade_item(item: dict | BadItem, options: GradeOptions,
 
     ``options`` are the batch's defaults: an item's ``is_placeholder`` replaces the default, its
     ``anchored_objects`` add to the default anchors.  ``deadline``: the item's (default:
-    ``options.timeout_s`` from now).
+    ``options.timeout_s`` from now, or the deadline in force if it ends first); it covers
+    reading the ground truth, which comes from the process's memo (read once per process).
     """
     if isinstance(item, BadItem):
         return _bad(item.id, item.why)
@@ -145,8 +146,10 @@ def grade_item(item: dict | BadItem, options: GradeOptions,
         return _bad(item_id, "'anchored_objects' must be a list of object names")
     options = replace(options, is_placeholder=placeholder,
                       anchored_objects=(*options.anchored_objects, *anchors))
-    return replace(grade(item["gt"], item["pred"], options=options, deadline=deadline),
-                   id=item_id)
+    deadline = deadline_for(options.timeout_s) if deadline is None else deadline
+    with deadline.applied(), collector_paused():
+        truth = prepared_truth(item["gt"], options.relax_typing)
+        return replace(grade(truth, item["pred"], options=options, deadline=deadline), id=item_id)
 
 
 def _bad(item_id: Any, why: str) -> GradeResult:

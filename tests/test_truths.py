@@ -18,7 +18,7 @@ import yaml
 from llm_fixtures import demo_rows, known_answers, make_answered_run
 
 import planetarium.grading.truths as truths
-from planetarium.batch import grade_batch
+from planetarium.batch import grade_batch, grade_item
 from planetarium.domains import get_domain, register_domain, unregister_domain
 from planetarium.domains.base import Domain
 from planetarium.grading import TRUTHS, GradeOptions, TruthCache, grade, load_ground_truth
@@ -141,20 +141,22 @@ def test_a_truth_of_an_unknown_domain_is_read_again_once_the_domain_is_added():
     pddl = get_domain("gripper").pddl.replace("(domain gripper)", "(domain toy-late)")
     gt = problem_to_pddl(dataset_problem("gripper", random.Random(6), 2)).replace(
         "(:domain gripper)", "(:domain toy-late)")
-    assert "unknown domain 'toy-late'" in grade(gt, gt).reason
+    item = {"gt": gt, "pred": gt}
+    assert "unknown domain 'toy-late'" in grade_item(item, GradeOptions()).reason
     register_domain(Domain("toy-late", pddl))
     try:
-        assert grade(gt, gt).correct
+        assert grade_item(item, GradeOptions()).correct
     finally:
         unregister_domain("toy-late")
 
 
-def test_grading_a_text_uses_the_memo(reads):
+def test_batch_items_use_the_memo_and_a_single_grade_keeps_nothing(reads):
     gt = problem_to_pddl(dataset_problem("blocksworld", random.Random(4), 3))
+    assert grade(gt, gt).correct and len(TRUTHS) == 0  # read, not kept
     for _ in range(3):
-        assert grade(gt, gt).correct
-        assert grade(gt, gt, relax_typing=True).correct
-    assert len(_lines(reads)) == 1
+        assert grade_item({"gt": gt, "pred": gt}, GradeOptions()).correct
+        assert grade_item({"gt": gt, "pred": gt}, GradeOptions(relax_typing=True)).correct
+    assert len(_lines(reads)) == 2 and len(TRUTHS) == 2  # the single grade, then the batch's
 
 
 def _typed_row(index: int, domain: str) -> dict:

@@ -59,8 +59,10 @@ MAX_INPUT_CHARS = 2_000_000
 
 def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
           deadline: Deadline | None = None, **overrides: Any) -> GradeResult:
-    """Grade ``pred`` (raw model output) against ``gt`` (ground-truth PDDL, read through the
-    process's memo :data:`TRUTHS`, or a :class:`PreparedTruth` of it); never raises on bad input.
+    """Grade ``pred`` (raw model output) against ``gt`` (ground-truth PDDL, or a
+    :class:`PreparedTruth` of it, e.g. from the process's memo: ``prepared_truth(gt)``, which
+    batches, benchmarks and the reward use so that a ground truth is read once); never raises on
+    bad input.
 
     ``options`` (default :class:`GradeOptions()`) with keyword ``overrides`` of its fields, e.g.
     ``grade(gt, pred, is_placeholder=True, timeout_s=5)``.  An unknown or ill-typed option is the
@@ -117,9 +119,11 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
 
 def _grade(gt: str | PreparedTruth, pred: str, options: GradeOptions, deadline: Deadline,
            equivalence_first: bool) -> GradeResult:
-    prepared = gt if isinstance(gt, PreparedTruth) else prepared_truth(gt, options.relax_typing)
-    if not prepared.serves(options.relax_typing):  # read for other options: read it again
-        prepared = prepared_truth(prepared.text, options.relax_typing)
+    if isinstance(gt, PreparedTruth):
+        prepared = gt if gt.serves(options.relax_typing) else \
+            prepared_truth(gt.text, options.relax_typing)  # read for other options: again
+    else:  # a text on its own: read it here (nothing kept, so a one-off call costs no memory)
+        prepared = prepare_ground_truth(gt, options)
     if prepared.error is not None:
         status = Status.TIMEOUT if prepared.timed_out else Status.INVALID_INPUT
         return GradeResult.failed(Stage.GROUND_TRUTH, status, prepared.error)

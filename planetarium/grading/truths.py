@@ -3,10 +3,12 @@
 A ground truth meets many answers: 8-16 completions per prompt in training, three grading modes
 per answer and many runs in evaluation, every pair of a batch that shares it.  Reading it (and
 fully specifying its goal, deciding its solvability, building its graphs) once per process is
-what :data:`TRUTHS` is for: every grader of a ground-truth *text* — :func:`~planetarium.grading.grade`
-and so ``grade --batch``, ``eval grade``, the reward, the adapters' :class:`ItemGrader
-<planetarium.benchmarks.grader.ItemGrader>` — takes its :class:`PreparedTruth` from it, and the
-prepared truth's ``memo`` keeps what grading derives from the ground truth alone.
+what :data:`TRUTHS` is for: every grader of many answers — ``grade --batch``
+(:func:`planetarium.batch.grade_item`), ``eval grade`` (the benchmarks), the reward, the
+adapters' :class:`ItemGrader <planetarium.benchmarks.grader.ItemGrader>` — takes its
+:class:`PreparedTruth` from it (:func:`prepared_truth`), and the prepared truth's ``memo`` keeps
+what grading derives from the ground truth alone.  A single :func:`~planetarium.grading.grade`
+of a text reads it without keeping it (a one-off call costs no memory and no collector time).
 
 The memo is keyed by content (the text, and whether typing is relaxed: the one read option that
 changes the result), bounded (least recently used out first, by count and by characters), and
