@@ -129,7 +129,7 @@ def typing_cannot_matter(strict: GradeResult) -> bool:
     (with the ground truth) and the domain is untyped.  Relaxing only lets the reader accept
     type annotations; in an untyped domain every object and variable is read as ``object``
     either way, so a text read with strict typing reads the same with it relaxed
-    (tests/test_benchmarks.py checks this on every built-in domain), and nothing after
+    (tests/test_truths.py checks this on every built-in domain), and nothing after
     reading looks at the option."""
     from ..domains import get_domain
 
