@@ -1,16 +1,16 @@
 """Grade many pairs in parallel without letting one bad item stop or stall the batch.
 
-Each worker process grades chunks of items and reports every result as soon as it has it.  The
-parent watches the time since each worker last reported: a worker silent for longer than the
-per-item limit (plus a grace period) is killed, its current item is reported as ``timeout`` and
-the rest of its chunk is handed out again (:mod:`planetarium.pool`).  Results come back in input
-order.
+The pairs run through the one item loop (:mod:`planetarium.loop`): each gets one deadline of
+``timeout_s`` wall seconds, made where it runs; a worker silent for longer than that (plus a
+grace period) is killed, its item reported as ``timeout`` and the rest of its chunk handed out
+again.  Results come back in input order.
 
 Workers die with the parent: on Linux the kernel kills them when it exits (``PR_SET_PDEATHSIG``),
 and everywhere a worker waiting for work notices that its parent is gone within a second.  A
 killed batch therefore leaves nothing behind, and :func:`resume_output` with :func:`skip_done`
 lets a rerun skip exactly the items its partial output already holds (rows are in input order).
-Workers start only as work needs them, at most :func:`max_workers`.
+Workers start only as work needs them, at most :func:`max_workers`.  Each worker reads a ground
+truth once (the process's memo, :mod:`planetarium.grading.truths`), however many pairs share it.
 """
 
 from __future__ import annotations
@@ -23,16 +23,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .grading import GradeOptions, GradeResult, Stage, Status, grade
+from .grading import GradeOptions, GradeResult, Stage, Status, grade, prepared_truth
 from .jsonl import JsonLineError, decode, numbered_lines
-from .pool import Lost, LostKind, WorkerPool, usable_cpus
+from .limits import Deadline, collector_paused, deadline_for
+from .loop import GRACE_S, MAX_WORKERS, max_workers, run_items
+from .pool import Lost, LostKind
 
-#: Seconds a worker may overrun the per-item limit before it is killed.  Grading honours its
-#: limit in process (planetarium.limits), so this only catches a call stuck where no deadline is
-#: looked at; one second keeps every row within the limit plus one second.
-GRACE_S = 1.0
-#: The most worker processes, whatever ``workers`` asks for (see :func:`max_workers`).
-MAX_WORKERS = 64
+__all__ = ["GRACE_S", "MAX_WORKERS", "BadItem", "grade_batch", "grade_item", "item_key",
+           "lost_result", "max_workers", "read_items", "resume_output", "skip_done"]
 
 
 @dataclass(frozen=True)
@@ -125,11 +123,14 @@ def item_key(item: dict | BadItem) -> str | None:
     return None if item_id is None else _id_key(item_id)
 
 
-def grade_item(item: dict | BadItem, options: GradeOptions) -> GradeResult:
+def grade_item(item: dict | BadItem, options: GradeOptions,
+               deadline: Deadline | None = None) -> GradeResult:
     """Grade one ``{"id", "gt", "pred", "is_placeholder", "anchored_objects"}`` item.
 
     ``options`` are the batch's defaults: an item's ``is_placeholder`` replaces the default, its
-    ``anchored_objects`` add to the default anchors.
+    ``anchored_objects`` add to the default anchors.  ``deadline``: the item's (default:
+    ``options.timeout_s`` from now, or the deadline in force if it ends first); it covers
+    reading the ground truth, which comes from the process's memo (read once per process).
     """
     if isinstance(item, BadItem):
         return _bad(item.id, item.why)
@@ -145,21 +146,15 @@ def grade_item(item: dict | BadItem, options: GradeOptions) -> GradeResult:
         return _bad(item_id, "'anchored_objects' must be a list of object names")
     options = replace(options, is_placeholder=placeholder,
                       anchored_objects=(*options.anchored_objects, *anchors))
-    return replace(grade(item["gt"], item["pred"], options=options), id=item_id)
+    deadline = deadline_for(options.timeout_s) if deadline is None else deadline
+    with deadline.applied(), collector_paused():
+        truth = prepared_truth(item["gt"], options.relax_typing)
+        return replace(grade(truth, item["pred"], options=options, deadline=deadline), id=item_id)
 
 
 def _bad(item_id: Any, why: str) -> GradeResult:
     return GradeResult.failed(Stage.INPUT, Status.INVALID_INPUT, f"bad input item: {why}",
                               id=item_id)
-
-
-def max_workers() -> int:
-    """The most worker processes a batch starts: 4 per CPU, at most :data:`MAX_WORKERS`.
-
-    Grading is CPU-bound, so more processes than that only cost memory (each one is a copy of
-    the parent: 1,000 of them took 3.4 GB).
-    """
-    return max(1, min(MAX_WORKERS, 4 * usable_cpus()))
 
 
 def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None = None,
@@ -168,31 +163,25 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
     """Grade every item; yields one :class:`GradeResult` (with the item's ``id``) per item, in
     input order.
 
-    ``options`` are the defaults for every item (see :func:`grade_item`).  A worker silent for
-    ``options.timeout_s + grace_s`` is killed and its item reported as ``timeout``.
-    ``progress`` shows a tqdm bar on standard error, labelled ``desc``.
+    ``options`` are the defaults for every item (see :func:`grade_item`); each item gets one
+    deadline of ``options.timeout_s`` wall seconds, and a worker silent for ``grace_s`` more is
+    killed and its item reported as ``timeout``.  ``progress`` shows a tqdm bar on standard
+    error, labelled ``desc``.
     """
-    from tqdm import tqdm
-
     options = options or GradeOptions()
-    pool = WorkerPool(min(max(1, workers or usable_cpus()), max_workers()),
-                      partial(grade_item, options=options))
-    done: dict[int, GradeResult] = {}
-    next_out = 0
-    bar = tqdm(total=total, desc=desc, unit="pair", disable=not progress, smoothing=0.05)
-    try:
-        for index, item, outcome in pool.run(items, deadline_s=options.timeout_s + grace_s):
-            if isinstance(outcome, Lost):
-                outcome = lost_result(outcome, options.timeout_s,
-                                      item.id if isinstance(item, BadItem) else item.get("id"))
-            done[index] = outcome
-            while next_out in done:
-                bar.update(1)
-                yield done.pop(next_out)
-                next_out += 1
-    finally:
-        bar.close()
-        pool.close()
+
+    def lost(item: dict | BadItem, why: Lost) -> GradeResult:
+        return lost_result(why, options.timeout_s,
+                           item.id if isinstance(item, BadItem) else item.get("id"))
+
+    yield from run_items(partial(_graded, options=options), items, timeout_s=options.timeout_s,
+                         lost=lost, workers=workers, total=total, progress=progress, label=desc,
+                         unit="pair", grace_s=grace_s)
+
+
+def _graded(item: dict | BadItem, deadline: Deadline, options: GradeOptions) -> GradeResult:
+    """The loop's task: one batch item under the deadline the loop made for it."""
+    return grade_item(item, options, deadline)
 
 
 def lost_result(lost: Lost, timeout_s: float, item_id: Any = None) -> GradeResult:

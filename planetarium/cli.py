@@ -11,7 +11,6 @@ import json
 import os
 import stat
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterable
 from enum import IntEnum
@@ -382,18 +381,18 @@ def plan(args, timeout) -> None:
         raise click.UsageError("expected [DOMAIN] PROBLEM.pddl")
     domain_arg, problem_path = (None, args[0]) if len(args) == 1 else args
     from .errors import ResourceLimitError
-    from .limits import time_limit
+    from .limits import Deadline
     from .planning import SolveStatus, check_solvable
     from .strips.plan_io import format_plan
 
-    deadline = time.monotonic() + timeout  # reading the problem counts against the limit too
+    deadline = Deadline.start(timeout)  # reading the problem counts against the limit too
     try:
-        with time_limit(timeout):
+        with deadline.applied():
             domain, problem = _load_problem(problem_path, domain_arg)
     except ResourceLimitError as err:
         click.echo(f"; {SolveStatus.TIMEOUT}: {err}", err=True)
         sys.exit(ExitCode.UNDECIDED)
-    result = check_solvable(domain, problem, timeout_s=max(0.0, deadline - time.monotonic()))
+    result = check_solvable(domain, problem, deadline)
     if result.status is SolveStatus.SOLVABLE:
         click.echo(format_plan(result.plan).rstrip("\n"))
         click.echo(f"; {len(result.plan)} step(s), validated", err=True)

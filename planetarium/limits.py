@@ -174,27 +174,16 @@ def deadline_for(seconds: float, clock: Clock = Clock.WALL) -> Deadline:
     return outer.within(seconds) if outer is not None else Deadline.start(seconds, clock)
 
 
-# Transitional forms, removed once every caller passes a Deadline (issue 28).
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Run the block under :func:`deadline_for` ``seconds`` (``None``: the deadline in force)."""
-    if seconds is None:
-        yield
-        return
-    with deadline_for(seconds).applied():
-        yield
-
-
-def deadline_within(seconds: float) -> float:
-    """The :func:`wall_now` reading at which :func:`deadline_for` ``seconds`` ends."""
-    return deadline_for(seconds).wall_end
-
-
 def check_deadline(what: str) -> None:
     """Raise :class:`ResourceLimitError` if the deadline in force has passed."""
     deadline = _current.get()
     if deadline is not None:
         deadline.check(what)
+
+
+def unix_time() -> float:
+    """Seconds since the epoch: when something happened, for records (never a limit)."""
+    return time.time()
 
 
 class Stopwatch:

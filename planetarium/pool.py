@@ -22,7 +22,6 @@ import math
 import multiprocessing as mp
 import os
 import signal
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sized
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +30,8 @@ from enum import Enum
 from itertools import islice
 from multiprocessing.connection import Connection, wait
 from typing import Any
+
+from .limits import wall_now
 
 #: Items handed to a worker at once (fewer when a run has few items left per worker).
 CHUNK_SIZE = 16
@@ -218,7 +219,7 @@ class WorkerPool:
         if self._owner != os.getpid():
             self.workers, self._spawner, self._owner = [], None, os.getpid()
         feed = _Feed(items, self.size)
-        end = None if budget_s is None else time.monotonic() + budget_s
+        end = None if budget_s is None else wall_now() + budget_s
         try:
             while True:
                 self._hand_out(feed, chunk_size)
@@ -227,7 +228,7 @@ class WorkerPool:
                     if feed.drained:
                         return
                     continue  # the idle workers were found dead and retired: hand out again
-                now = time.monotonic()
+                now = wall_now()
                 if end is not None and now >= end:
                     yield from self._abandon(busy, feed, budget_s)
                     return
@@ -235,7 +236,7 @@ class WorkerPool:
                 if end is not None:
                     wake = min(wake, end)
                 ready = wait([w.conn for w in busy], timeout=max(0.0, wake - now) + 0.001)
-                now = time.monotonic()
+                now = wall_now()
                 for worker in busy:
                     if worker.conn in ready:
                         yield self._receive(worker, feed, now)
@@ -273,7 +274,7 @@ class WorkerPool:
                 continue
             self._stillborn = 0
             worker.pending.extend(chunk)
-            worker.started = time.monotonic()
+            worker.started = wall_now()
 
     def _receive(self, worker: _Worker, feed: _Feed, now: float) -> tuple[int, Any, Any]:
         try:

@@ -40,7 +40,7 @@ def test_per_item_grading_is_the_plain_function_of_record_response_and_deadline(
     records = {r.id: r for r in load_records([FIXTURES])}
     for item in items[:20]:
         answer = f"[ANSWER]\n{item['answer']}"
-        result = arb.grade_item(config, item, answer, Deadline.start(5.0, Clock.CPU))
+        result = arb.grade(config, item, answer, Deadline.start(5.0, Clock.CPU))
         direct = score_record(records[item["id"]], answer, deadline_for_item())
         assert result.details["arb_status"] == direct["status"]
         assert result.score == direct["score"]

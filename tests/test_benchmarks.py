@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -237,17 +238,24 @@ def test_the_kit_finds_a_benchmark_that_breaks_the_loop(tmp_path, toy):
         name = "sloppy"
         metrics = ("correct",)
 
-        def grade(self, config, items, answers, **kwargs):
-            if any("(" * 1000 in a for a in answers):
+        def grade(self, config, item, answer, deadline, **kwargs):
+            if "(" * 1000 in answer:
                 raise RecursionError("nested too deep")
-            return list(super().grade(config, items, answers, **kwargs))[:-1]
+            if answer == "":  # answers the wrong item
+                return super().grade(config, {**item, "id": "other"}, answer, deadline)
+            if "yes" in answer:  # overruns its deadline
+                while not deadline.expired():
+                    pass
+                time.sleep(1.2)
+            return super().grade(config, item, answer, deadline, **kwargs)
 
     (tmp_path / "sums.jsonl").write_text('{"id": "a", "a": 1, "b": 2}\n{"id": "a", "a": 3, "b": 4}\n')
     config = toy.ArithConfig(name="sloppy", dataset=str(tmp_path / "sums.jsonl"))
-    problems = check_benchmark(Sloppy(), config)
+    problems = check_benchmark(Sloppy(), config, max_items=1, timeout_s=0.1)
     assert "item ids are not unique" in problems
-    assert "grade returned 1 results for 2 answers" in problems
+    assert "item a: result for id 'other' (out of order?)" in problems
     assert any(p.startswith("grade raised RecursionError") for p in problems)
+    assert any(p.startswith("item a: grade took") for p in problems), problems
     assert check_benchmark(toy.BENCHMARK, config) == ["item ids are not unique"]
 
 

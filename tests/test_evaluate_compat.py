@@ -16,6 +16,7 @@ import pytest
 from test_corpus import CASES, MODES
 
 from planetarium.grading import load_ground_truth
+from planetarium.limits import Deadline
 from planetarium.pddl import read_problem
 from planetarium.planning import SolveStatus, check_solvable
 
@@ -46,7 +47,7 @@ def _solvable(case: dict) -> bool:
     domain, _ = load_ground_truth(case["gt"], relax_typing=bool(case.get("relax_typing")))
     problem = read_problem(case["pred"], domain.definition,
                            relax_typing=bool(case.get("relax_typing")))
-    return check_solvable(domain, problem, timeout_s=10).status is SolveStatus.SOLVABLE
+    return check_solvable(domain, problem, Deadline.start(10)).status is SolveStatus.SOLVABLE
 
 
 def test_the_original_tuple_on_the_conformance_corpus(caplog):

@@ -18,12 +18,14 @@ grader; what the frameworks report per answer is the benchmark's metric chain as
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import os
 from collections.abc import Mapping
 from typing import Any
 
 from ..benchmarks import Benchmark, BenchmarkConfig, get_benchmark
+from ..benchmarks.grader import ItemGrader
 from ..config import ConfigError, build
 from ..errors import PlanetariumError
 from ..presentation.tables import chain_passed
@@ -88,15 +90,26 @@ def messages(bench: Benchmark, config: BenchmarkConfig, row: Row) -> list[dict[s
 
 
 def grade(bench: Benchmark, config: BenchmarkConfig, row: Row, answer: str) -> Row:
-    """The benchmark's verdict on one answer, in the shared result schema.  Planetarium's runs
-    in a worker the grader can kill; every benchmark will once grading is per item on the one
-    pool (issue 28.1), and this is the one call to point at it."""
-    one = getattr(bench, "grade_one", None)  # transitional, until every benchmark grades per item
-    if one is not None:
-        result = one(config, row, answer)
-    else:
-        [result] = bench.grade(config, [row], [answer], timeout_s=config.timeout_s, workers=1)
-    return result.to_dict()
+    """The benchmark's verdict on one answer, in the shared result schema: its own per-item
+    grading, in a worker that is killed past the answer's deadline and kept for the next answer
+    (so each ground truth is read once per session)."""
+    key = (bench.name, config)
+    grader = _GRADERS.get(key)
+    if grader is None:
+        grader = _GRADERS[key] = ItemGrader(bench, config, workers=1)
+    return grader.grade(row, answer).to_dict()
+
+
+#: One grader per benchmark and configuration, kept until :func:`close_graders` (at the latest,
+#: at exit).
+_GRADERS: dict[tuple[str, BenchmarkConfig], ItemGrader[Any]] = {}
+
+
+@atexit.register
+def close_graders() -> None:
+    """Stop the graders' worker processes (a harness that is done with grading may call it)."""
+    while _GRADERS:
+        _GRADERS.popitem()[1].close()
 
 
 def scores(bench: Benchmark, verdict: Row) -> dict[str, int]:

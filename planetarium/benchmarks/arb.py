@@ -9,14 +9,13 @@ simulation; ARB's row word stays in ``arb_status`` and maps onto the shared stat
 wrong and unparsed are decided; ambiguous and unsupported are unsupported; undecided is a
 timeout).  Results break down by category, domain, plan length, fluent type and sign.
 
-``grade_item`` grades one answer under a deadline (the per-item interface of the benchmark
-loop); ``grade`` runs it over a batch for the loop of today.
+``grade`` grades one answer under the item's deadline (CPU time: :attr:`ArbBenchmark.clock`).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -100,7 +99,7 @@ def result_from_row(item_id: str, row: dict[str, Any]) -> ItemResult:
                       groups=groups, details=details)
 
 
-class ArbBenchmark(Benchmark):
+class ArbBenchmark(Benchmark[ArbConfig]):
     name = "arb"
     config_type = ArbConfig
     metrics = ("parseable", "correct")
@@ -140,8 +139,8 @@ class ArbBenchmark(Benchmark):
 
         return fingerprint(config.prompt + (":paraphrased" if config.paraphrased else ""))
 
-    def grade_item(self, config: ArbConfig, item: Row, answer: str, deadline: Deadline, *,
-                   explain: bool = False) -> ItemResult:
+    def grade(self, config: ArbConfig, item: Row, answer: str, deadline: Deadline, *,
+              explain: bool = False) -> ItemResult:
         """One answer against the recomputed truth (never raises on a hostile answer)."""
         from ..arb.records import ArbRecord
         from ..arb.score import score_record
@@ -155,18 +154,6 @@ class ArbBenchmark(Benchmark):
         except Exception as err:  # a grader bug must cost one item, not the run
             return ItemResult(str(item.get("id")), Status.INTERNAL_ERROR, None,
                               f"{type(err).__name__}: {err}")
-
-    def grade(self, config: ArbConfig, items: Sequence[Row], answers: Sequence[str], *,
-              timeout_s: float, workers: int | None = None, progress: bool = False,
-              explain: bool = False) -> Iterator[ItemResult]:
-        """Every answer by :meth:`grade_item`, in this process (ARB's grading is simulation,
-        milliseconds an answer); the shared item loop replaces this."""
-        from tqdm import tqdm
-
-        for item, answer in tqdm(zip(items, answers, strict=True), total=len(items),
-                                 desc="grading arb", unit="answer", disable=not progress):
-            yield self.grade_item(config, item, answer, Deadline.start(timeout_s, self.clock),
-                                  explain=explain)
 
     def reference_answer(self, item: Row) -> str:
         """The stored answer (the recomputed one, which decides, is on each answer's view)."""

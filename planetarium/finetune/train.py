@@ -16,7 +16,6 @@ import json
 import logging
 import os
 import shutil
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from planetarium.dataset import load_rows
 from planetarium.domains import get_domain
 from planetarium.errors import PlanetariumError, require
 from planetarium.jsonl import JsonLineError, decode, read_capped
+from planetarium.limits import Stopwatch
 from planetarium.llm.grade import package_versions
 from planetarium.llm.prompts import prompt_template_hash
 from planetarium.llm.threads import cap_torch_threads
@@ -208,7 +208,7 @@ def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -
         log.info("%s: this run finished with these settings already; nothing to do", out_dir)
         return Outcome(done, trained=False)
     checkpoint = checkpoint_to_resume(out_dir, resume, RECORD_NAME, overwrite=overwrite)
-    started = time.time()
+    started = Stopwatch()
     cap_threads(None)
     require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
     rows = load_rows(cfg.data.source, split=cfg.data.split)
@@ -244,7 +244,7 @@ def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -
             "loss": result.training_loss,
             "steps": result.global_step,
             "resumed_from": checkpoint,
-            "seconds": round(time.time() - started, 2),
+            "seconds": round(started.seconds, 2),
             "log_history": trainer.state.log_history,
         },
         "versions": package_versions(VERSIONED),

@@ -73,15 +73,25 @@ def run_command(config_path: str, out: str | None, settings: tuple[str, ...], **
 @click.option("--explain/--no-explain", default=True, show_default=True,
               help="Attach an explanation (renaming, differences, error categories) to every "
                    "verdict; the report's error-category table needs them.")
+@click.option("--resume", is_flag=True,
+              help="Keep the verdicts a killed grading wrote and grade the answers after them "
+                   "(give the same settings).")
 def grade_command(
-    run_dir: str, workers: int | None, timeout_s: float | None, progress: bool, explain: bool
+    run_dir: str, workers: int | None, timeout_s: float | None, progress: bool, explain: bool,
+    resume: bool,
 ) -> None:
-    """Grade every answer with the run's benchmark; write verdicts.jsonl and results.json."""
+    """Grade every answer with the run's benchmark; write verdicts.jsonl (as it goes) and
+    results.json."""
     from ..presentation.stats import Rate
     from .grade import grade_run
 
-    results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress,
-                        explain=explain)
+    try:
+        results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress,
+                            explain=explain, resume=resume)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: the verdicts graded so far are in {Path(run_dir) / 'verdicts.jsonl'}; "
+                   "rerun with --resume to grade the rest", err=True)
+        raise SystemExit(130) from None
     row = results["overall"]
     rates = ", ".join(f"{metric} {Rate(k, row['n'])}" for metric, k in row["metrics"].items())
     statuses = ", ".join(f"{status} {count}" for status, count in row["statuses"].items())

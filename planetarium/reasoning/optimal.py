@@ -20,7 +20,7 @@ from ..errors import ResourceLimitError
 from ..limits import Deadline
 from ..strips.ff import greedy_search
 from ..strips.relaxed import astar_length, optimal_length
-from .planner import Planner, legacy_clock
+from .planner import Planner
 from .proof import Method, Proof
 from .task import State, Step, show, shows
 
@@ -34,14 +34,13 @@ def shortest(planner: Planner, state: State, deadline: Deadline,
     from it (or, with ``bound``, further than ``bound``)."""
     search = planner.goal_search(deadline)
     ground = search.starting_at(state)
-    limit, clock = legacy_clock(deadline)
     try:
         return optimal_length(ground, min(planner.max_states, _BREADTH_FIRST_STATES), bound,
-                              limit, clock)
+                              deadline)
     except ResourceLimitError:
         if deadline.expired():
             raise
-        return astar_length(ground, planner.max_states, bound, limit, clock, search.heuristic,
+        return astar_length(ground, planner.max_states, bound, deadline, search.heuristic,
                             search.merge)
 
 

@@ -24,7 +24,7 @@ so the many questions of a task (every atom of a ``None`` answer) pay for them o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -43,13 +43,6 @@ from .task import GroundedTask, State, Step, show, shows
 MAX_STATES = 200_000
 #: States the breadth-first exploration of :meth:`Planner.explored` visits at most.
 EXPLORE_STATES = 2_000
-
-
-def legacy_clock(deadline: Deadline) -> tuple[float, Callable[[], float]]:
-    """``(deadline, clock)`` for the :mod:`planetarium.strips.relaxed` functions that still
-    take a deadline as a clock reading: the clock reads 1.0 once ``deadline`` has expired on its
-    own clock or its wall cap, 0.0 before (transitional, until they take a :class:`Deadline`)."""
-    return 0.5, lambda: 1.0 if deadline.expired() else 0.0
 
 
 def changing_bits(ground: GroundTask) -> int:
@@ -138,7 +131,7 @@ class Planner:
         """The h^2 pairs of the whole task from the current state (computed once)."""
         if self._h2 is None:
             self._h2 = h2_reachable_pairs(self.task.relaxed(deadline)[0], self.task.state,
-                                          *legacy_clock(deadline))
+                                          deadline)
         return self._h2
 
     @cached_property
@@ -226,7 +219,7 @@ class Planner:
                deadline: Deadline) -> Proof | None:
         if banned:
             usable = [inst for inst in instances if not inst[2] & banned]
-            pairs = h2_reachable_pairs(usable, self.task.state, *legacy_clock(deadline))
+            pairs = h2_reachable_pairs(usable, self.task.state, deadline)
         else:
             pairs = self.h2(deadline)
         mutex = h2_mutex(pairs, goal)

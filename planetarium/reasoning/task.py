@@ -230,6 +230,5 @@ class GroundedTask:
         state, and the atoms reachable that way (a superset of every reachable state's atoms).
         Built on the first call; ``deadline`` bounds that grounding."""
         if self._relaxed is None:
-            self._relaxed = relaxed_ground(self.domain, self.problem,
-                                           None if deadline is None else deadline.wall_end)
+            self._relaxed = relaxed_ground(self.domain, self.problem, deadline)
         return self._relaxed

@@ -7,7 +7,7 @@ starts another; an optional per-call budget bounds the whole call, and anything 
 wrong inside becomes the undecided reward for its items and is counted — it is never raised.
 
 Rollouts of one ground truth travel together to one worker (GRPO samples G per prompt), where
-:class:`~planetarium.reward.task.TruthCache` reads and fully specifies the truth once.
+the process's memo (:data:`planetarium.grading.TRUTHS`) reads and fully specifies the truth once.
 
 ``workers=0`` grades in the calling process: no processes, but only the grader's own cooperative
 time limit, which a pathological input may overrun.  ``workers=None`` (the default) starts a pool of

@@ -1,60 +1,22 @@
 """Grading one rollout, where it runs (a pool worker or the caller's process).
 
-A :class:`RewardTask` is the function the worker pool calls per item.  It keeps the ground truths
-it has read in a :class:`TruthCache` (content-keyed, least recently used out first, bounded by
-count and by characters), so the G completions GRPO samples per prompt read and fully specify
-their ground truth once.  Each worker has its own cache; the caller hands a worker the items of
-one ground truth together, so most repeats land where the truth already is.
+A :class:`RewardTask` is the function the worker pool calls per item.  It takes ground truths
+from the process's memo (:data:`planetarium.grading.TRUTHS`: content-keyed, least recently used
+out first, bounded by count and by characters), so the G completions GRPO samples per prompt
+read and fully specify their ground truth once.  Each worker has its own memo (a forked worker
+starts with it empty); the caller hands a worker the items of one ground truth together, so
+most repeats land where the truth already is.
 """
 
 from __future__ import annotations
 
-import time
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..grading import (
-    GradeOptions,
-    GradeResult,
-    PreparedTruth,
-    Stage,
-    Status,
-    grade,
-    grade_correct,
-    prepare_ground_truth,
-)
+from ..grading import TRUTHS, GradeOptions, GradeResult, Stage, Status, grade, grade_correct
 from ..grading.result import decided
-from ..limits import time_limit
+from ..limits import Deadline, Stopwatch
 from .answer import answer_of, completion_text
-
-#: Ground truths kept per process, and the characters they may hold together.
-CACHE_ENTRIES = 1024
-CACHE_CHARS = 32_000_000
-
-
-class TruthCache:
-    """Prepared ground truths by text, least recently used evicted first."""
-
-    def __init__(self, entries: int = CACHE_ENTRIES, chars: int = CACHE_CHARS) -> None:
-        self.entries, self.chars = entries, chars
-        self._kept: OrderedDict[str, PreparedTruth] = OrderedDict()
-        self._size = 0
-
-    def get(self, gt: str, options: GradeOptions) -> tuple[PreparedTruth, bool]:
-        """The prepared ``gt`` and whether it was already kept."""
-        kept = self._kept.get(gt)
-        if kept is not None:
-            self._kept.move_to_end(gt)
-            return kept, True
-        prepared = prepare_ground_truth(gt, options)
-        if len(gt) <= self.chars and not prepared.timed_out:
-            self._kept[gt] = prepared
-            self._size += len(gt)
-            while len(self._kept) > self.entries or self._size > self.chars:
-                evicted, _ = self._kept.popitem(last=False)
-                self._size -= len(evicted)
-        return prepared, False
 
 
 @dataclass(frozen=True)
@@ -77,26 +39,18 @@ class Graded:
 
 
 class RewardTask:
-    """Grade :class:`Rollout` s with fixed options; callable, picklable, one cache per copy."""
+    """Grade :class:`Rollout` s with fixed options; callable and picklable."""
 
     def __init__(self, options: GradeOptions, think_marker: str | None,
                  headline_only: bool = False) -> None:
         self.options = options
         self.think_marker = think_marker
         self.headline_only = headline_only  # only ``correct`` counts: grade_correct's order
-        self.cache = TruthCache()
-
-    def __getstate__(self) -> dict:  # a copy sent to a worker starts with an empty cache
-        return {"options": self.options, "think_marker": self.think_marker,
-                "headline_only": self.headline_only}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__init__(**state)
 
     def __call__(self, rollout: Rollout) -> Graded:
-        start = time.perf_counter()
+        watch = Stopwatch()
         graded = self._grade(rollout)
-        return replace(graded, seconds=time.perf_counter() - start)
+        return replace(graded, seconds=watch.seconds)
 
     def _grade(self, rollout: Rollout) -> Graded:
         bad = _bad_item(rollout)
@@ -116,9 +70,10 @@ class RewardTask:
             options = replace(options, is_placeholder=placeholder,
                               anchored_objects=(*options.anchored_objects, *rollout.anchors))
         grader = grade_correct if self.headline_only else grade
-        with time_limit(options.timeout_s):  # reading the ground truth counts, as in grade()
-            truth, hit = self.cache.get(rollout.gt, self.options)
-            return Graded(grader(truth, answer, options=options), hit)
+        deadline = Deadline.start(options.timeout_s)
+        with deadline.applied():  # reading the ground truth counts, as in grade()
+            truth, hit = TRUTHS.get(rollout.gt, self.options.relax_typing)
+            return Graded(grader(truth, answer, options=options, deadline=deadline), hit)
 
 
 def _bad_item(rollout: Rollout) -> str | None:
