@@ -99,9 +99,10 @@ def test_acpbench_runs_in_inspect_by_name(tmp_path):
     from inspect_ai.model import ModelOutput, ModelUsage
 
     from planetarium.acp.data import load_items
-    from planetarium.acp.score import grade_item
+    from planetarium.acp.score import CLOCK, grade_answer
     from planetarium.adapters import common
     from planetarium.adapters.inspect_task import planetarium
+    from planetarium.limits import Deadline
 
     acp = Path(__file__).parent / "fixtures" / "acp"
     settings = {"dataset": str(acp / "land"), "prompts": str(acp / "configs"), "split": "dev"}
@@ -127,9 +128,9 @@ def test_acpbench_runs_in_inspect_by_name(tmp_path):
     assert {len(chat) for chat in chats.values()} == {5}  # two worked examples, then the question
     items = {f"{i.kind}/{i.task}/{i.id}": i for i in load_items(acp / "land")}
     for sample in log.samples:
-        direct = grade_item(items[str(sample.id)], canned[str(sample.id).split("/")[0]])
-        parseable = direct["status"] in ("correct", "wrong", "undecided")
+        direct = grade_answer(items[str(sample.id)], canned[str(sample.id).split("/")[0]],
+                              Deadline.start(20.0, CLOCK))
         assert sample.scores["planetarium_grader"].value == {
-            "parseable": int(parseable), "correct": int(direct["status"] == "correct")}
+            "parseable": int(direct.parseable is True), "correct": int(direct.correct is True)}
     values = [s.scores["planetarium_grader"].value for s in log.samples]
     assert any(v["correct"] for v in values) and not all(v["correct"] for v in values)

@@ -77,7 +77,7 @@ def test_process_results_equals_eval_grade_on_known_answers(tmp_path):
 
 def test_the_shipped_task_folder_is_what_the_generator_writes():
     """The package's folder holds exactly the built-in benchmarks' task files (the planetarium
-    group and its four domain tasks, acpbench), as :mod:`.tasks` writes them."""
+    group and its four domain tasks, acpbench, arb), as :mod:`.tasks` writes them."""
     from planetarium.adapters.lm_eval.tasks import task_files
     from planetarium.benchmarks import get_benchmark
     from planetarium.benchmarks.registry import BUILTINS
@@ -86,7 +86,8 @@ def test_the_shipped_task_folder_is_what_the_generator_writes():
     expected = task_files(get_benchmark(name) for name in BUILTINS)
     assert {p.name: p.read_text() for p in folder.glob("*.yaml")} == expected
     assert {"planetarium.yaml", "planetarium_blocksworld.yaml", "planetarium_gripper.yaml",
-            "planetarium_floortile.yaml", "planetarium_rover.yaml", "acpbench.yaml"} == set(expected)
+            "planetarium_floortile.yaml", "planetarium_rover.yaml", "acpbench.yaml",
+            "arb.yaml"} == set(expected)
 
 
 def _task(name: str, metadata: dict):

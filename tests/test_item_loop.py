@@ -164,7 +164,8 @@ def test_planetarium_three_modes_share_one_deadline():
         PLANETARIUM, config, rows, [r["answer"] for r in rows], workers=1)))
     assert elapsed <= len(rows) * (1.0 + GRACE_S), elapsed
     for result in results:
-        assert result.status in (Status.TIMEOUT, Status.DECIDED), result.reason
+        # undecided within the limit: its time ran out, or a renaming budget did first
+        assert result.status in (Status.TIMEOUT, Status.UNSUPPORTED, Status.DECIDED), result.reason
         assert result.correct in (None, False)
         for mode in ("strict", "anchored", "relaxed"):
             assert result.details[mode]["equivalent"] in (None, False)
