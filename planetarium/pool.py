@@ -42,6 +42,8 @@ CHUNK_SIZE = 16
 _PARENT_POLL_S = 1.0
 #: How often a caller waiting for results checks that the dispatcher thread still runs.
 _ALIVE_POLL_S = 1.0
+#: Seconds a new worker may take to start (import the task's modules) before it is killed.
+START_LIMIT_S = 120.0
 
 
 def usable_cpus() -> int:
@@ -95,6 +97,10 @@ def _serve(conn: Connection, task: Callable[[Any], Any]) -> None:
     parent = _die_with_parent()
     # Ctrl-C reaches the whole process group: the parent reports it once and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        conn.send_bytes(b"")  # ready: the first item's clock starts now, not at the start
+    except OSError:
+        return
     while True:
         while not conn.poll(_PARENT_POLL_S):
             if os.getppid() != parent:
@@ -177,8 +183,15 @@ _END = object()  # ends a run normally
 class _Worker:
     process: mp.process.BaseProcess
     conn: Connection
+    started: float  # when the item at the head of ``pending`` began (last report or send), or
+    #                 while not ``ready``, when the process started
     pending: deque = field(default_factory=deque)  # (run, index, item) sent, not reported yet
-    started: float = 0.0  # when the item at the head of ``pending`` began (last report or send)
+    ready: bool = False  # it said so: start-up (imports, a forkserver) is not an item's time
+
+    def limit(self) -> float:
+        """Seconds it may stay silent: its head item's deadline, or while starting up
+        :data:`START_LIMIT_S`."""
+        return self.pending[0][0].deadline_s if self.ready else START_LIMIT_S
 
 
 class _Feed:
@@ -377,7 +390,7 @@ class WorkerPool:
             else:
                 live.append(job)
         busy = [w for w in self.workers if w.pending]
-        wakes = [w.started + w.pending[0][0].deadline_s for w in busy]
+        wakes = [w.started + w.limit() for w in busy]
         wakes += [job.end for job in live if job.end is not None]
         timeout = None if not wakes else max(0.0, min(wakes) - now) + 0.001
         ready = wait([w.conn for w in busy] + [self._wake_reader], timeout=timeout)
@@ -385,12 +398,15 @@ class WorkerPool:
         for worker in busy:
             if worker.conn in ready:
                 self._receive(worker, now)
-            elif now - worker.started > worker.pending[0][0].deadline_s:
+            elif now - worker.started > worker.limit():
                 job, index, item = worker.pending.popleft()
+                started = worker.ready
                 self._retire(worker)
                 job.in_flight -= 1
-                job.report(index, item, Lost(LostKind.TIMEOUT,
-                                             f"no result within {job.deadline_s:g} s (worker killed)"))
+                job.report(index, item, Lost(LostKind.TIMEOUT, f"no result within "
+                                             f"{job.deadline_s:g} s (worker killed)") if started
+                           else Lost(LostKind.DIED, f"the worker process did not start within "
+                                                    f"{START_LIMIT_S:g} s"))
 
     def _hand_out(self, runs: list[_Run]) -> None:
         """Give idle workers (starting them as needed) a chunk each, the runs taking turns."""
@@ -440,15 +456,19 @@ class WorkerPool:
         except OSError:  # it died idle, e.g. killed from outside
             job.feed.give_back(sent)
             self._retire(worker)
-            self._stillborn += 1
-            if self._stillborn > 2 * self.size + 2:
-                raise RuntimeError("worker processes die as soon as they start") from None
+            self._count_stillborn()
             return False
-        self._stillborn = 0
         worker.pending.extend((job, index, item) for index, item in sent)
-        worker.started = time.monotonic()
+        if worker.ready:
+            worker.started = time.monotonic()
         job.in_flight += len(sent)
         return True
+
+    def _count_stillborn(self) -> None:
+        """One more worker found dead before it did anything; too many in a row is an error."""
+        self._stillborn += 1
+        if self._stillborn > 2 * self.size + 2:
+            raise RuntimeError("worker processes die as soon as they start")
 
     def _idle_worker(self) -> _Worker | None:
         """A worker with nothing to do, started now if all are busy and there is room."""
@@ -463,19 +483,29 @@ class WorkerPool:
                                    daemon=True)
         process.start()
         child.close()
-        self.workers.append(_Worker(process, parent))
+        self.workers.append(_Worker(process, parent, time.monotonic()))
         return self.workers[-1]
 
     def _receive(self, worker: _Worker, now: float) -> None:
-        job, index, item = worker.pending.popleft()  # a worker reports its chunk in order
-        job.in_flight -= 1
         try:
             blob = worker.conn.recv_bytes()
         except (EOFError, OSError):
+            if not worker.ready:  # it died starting up: none of its items is to blame
+                self._retire(worker)
+                self._count_stillborn()
+                return
+            job, index, item = worker.pending.popleft()
+            job.in_flight -= 1
             self._retire(worker)
             job.report(index, item, Lost(LostKind.DIED, "the worker process died"))
             return
         worker.started = now
+        if not worker.ready:  # its first message says it is ready
+            worker.ready = True
+            self._stillborn = 0
+            return
+        job, index, item = worker.pending.popleft()  # a worker reports its chunk in order
+        job.in_flight -= 1
         try:
             outcome = pickle.loads(blob)
         except Exception as err:  # noqa: BLE001 - the worker stays in step: one message each
@@ -483,7 +513,7 @@ class WorkerPool:
         job.report(index, item, outcome)
 
     def _retire(self, worker: _Worker) -> None:
-        """Kill a hung or dead worker, handing the rest of its chunk back to its run; a fresh
+        """Kill a hung or dead worker, handing what it still holds back to its run; a fresh
         one starts when work needs it."""
         for job, index, item in worker.pending:
             job.in_flight -= 1
