@@ -271,7 +271,7 @@ class WorkerPool:
         self._closing = False
         self._woken = False
         self._wake_reader, self._wake_writer = self.ctx.Pipe(duplex=False)
-        self._stillborn = 0  # workers in a row found dead before their first chunk
+        self._stillborn = 0  # workers in a row found dead before they were ready
 
     def _forget_after_fork(self) -> None:
         """In a forked child: drop the parent's workers, runs and dispatcher (their pipes are
@@ -335,8 +335,8 @@ class WorkerPool:
                 return
             self._closing = True
         self._wake()
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
+        if thread is not threading.current_thread():  # (from a finalizer run by the dispatcher
+            thread.join()                              # itself, it stops after this round)
 
     def _wake(self) -> None:
         """Make the dispatcher look at runs and the closing flag now."""
@@ -374,21 +374,22 @@ class WorkerPool:
             self._thread, self._closing, self._woken = None, False, False
 
     def _step(self, runs: list[_Run]) -> None:
-        """One round: drop cancelled runs, hand out, wait for results or a deadline."""
-        for job in runs:
-            if job.cancelled:
-                self._end(job, None, report=False)
-        runs = [job for job in runs if not job.cancelled]
-        self._hand_out(runs)
+        """One round: end cancelled, spent and finished runs, hand out, wait for results or a
+        deadline."""
         now = time.monotonic()
         live = []
         for job in runs:
-            if job.end is not None and now >= job.end:
+            if job.cancelled:
+                self._end(job, None, report=False)
+            elif job.end is not None and now >= job.end:
                 self._abandon(job)
-            elif job.feed.drained and not job.in_flight:
-                self._end(job, job.error)
             else:
                 live.append(job)
+        self._hand_out(live)
+        for job in list(live):
+            if job.feed.drained and not job.in_flight:
+                self._end(job, job.error)
+                live.remove(job)
         busy = [w for w in self.workers if w.pending]
         wakes = [w.started + w.limit() for w in busy]
         wakes += [job.end for job in live if job.end is not None]
