@@ -18,7 +18,7 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
-from test_reward_safety import SLOW, _in_forked_child
+from test_reward_safety import SLOW, in_forked_child, in_threads
 
 from planetarium.batch import BadItem, grade_item, read_items
 from planetarium.config import ConfigError, apply_overrides, build, read_yaml
@@ -192,18 +192,14 @@ def test_hostile_reward_calls_concurrent_forked_and_from_pandas(capsys):
                 got[number] = reward(completions=calls[number].completions,
                                      **calls[number].columns)
 
-        threads = [threading.Thread(target=calls_from, args=(k,)) for k in range(3)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=120)
+        in_threads(calls_from, [(k,) for k in range(3)])
         metrics = reward.metrics()
         # class 3: a child forked while a call is in flight grades a hostile call of its own
         busy = threading.Thread(target=reward, kwargs={"completions": [SLOW],
                                                        "problem_pddl": [SLOW]})
         busy.start()
         time.sleep(0.3)
-        forked = _in_forked_child(lambda: all(
+        forked = in_forked_child(lambda: all(
             value in allowed for value, allowed in
             zip(reward(completions=calls[0].completions, **calls[0].columns), expected[0],
                 strict=True)))

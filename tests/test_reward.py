@@ -362,9 +362,10 @@ def tower(n: int) -> str:
             f"(:init {' '.join(init)}) (:goal (and {' '.join(goal)})))")
 
 
-def nested_forall(n: int) -> str:
-    """A goal of ``n`` nested foralls over ``n`` blocks (its ground goal has n^n disjunctions)."""
-    blocks = [f"b{i}" for i in range(n)]
+def nested_forall(n: int, objects: int | None = None) -> str:
+    """A goal of ``n`` nested foralls over ``objects`` (default ``n``) blocks: its ground goal
+    has objects^n disjunctions."""
+    blocks = [f"b{i}" for i in range(n if objects is None else objects)]
     body = "(or " + " ".join(f"(on ?x{i} ?x{i + 1})" for i in range(n - 1)) + ")"
     for i in reversed(range(n)):
         body = f"(forall (?x{i}) {body})"

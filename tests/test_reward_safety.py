@@ -21,6 +21,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from test_reward import nested_forall
 
 from planetarium.grading import grade
 from planetarium.pool import Lost, LostKind, WorkerPool
@@ -175,18 +176,16 @@ def test_the_pool_reports_unsendable_items_and_results_one_by_one():
 
 # --- 2. concurrent calls -----------------------------------------------------------------
 
-def forall_goal(blocks: int, depth: int) -> str:
-    """``depth`` nested foralls over ``blocks`` blocks: grading runs past any short limit."""
-    names = [f"b{i}" for i in range(blocks)]
-    body = "(or " + " ".join(f"(on ?x{i} ?x{i + 1})" for i in range(depth - 1)) + ")"
-    for i in reversed(range(depth)):
-        body = f"(forall (?x{i}) {body})"
-    init = " ".join(["(arm-empty)"] + [f"(on-table {b}) (clear {b})" for b in names])
-    return (f"(define (problem f) (:domain blocksworld) (:objects {' '.join(names)}) "
-            f"(:init {init}) (:goal {body}))")
+SLOW = nested_forall(6, objects=12)  # past any short limit: 1.6 s at timeout_s=2
 
 
-SLOW = forall_goal(12, 6)
+def in_threads(target, arguments: list[tuple], timeout_s: float = 120.0) -> None:
+    """``target(*args)`` in one thread per entry of ``arguments``, all at once; wait for all."""
+    threads = [threading.Thread(target=target, args=args) for args in arguments]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout_s)
 
 
 def test_concurrent_calls_share_the_workers_each_within_its_own_budget():
@@ -202,11 +201,7 @@ def test_concurrent_calls_share_the_workers_each_within_its_own_budget():
             reward(completions=[SLOW], problem_pddl=[SLOW])
             took[number] = time.monotonic() - began
 
-        threads = [threading.Thread(target=call, args=(n,)) for n in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=60)
+        in_threads(call, [(n,) for n in range(4)])
         metrics = reward.metrics()
     assert len(took) == 4 and max(took.values()) <= budget + slack, took
     # two calls ran at once: both their slow items got a worker's verdict (a timeout) before
@@ -227,18 +222,14 @@ def test_many_concurrent_calls_get_their_own_rewards():
                 if got != want:
                     failures.append((seed, i, got))
 
-        threads = [threading.Thread(target=calls, args=(n,)) for n in range(6)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=120)
+        in_threads(calls, [(n,) for n in range(6)])
         assert reward.metrics()["calls"] == 90 and reward.metrics()["internal_errors"] == 0
     assert not failures, failures[:3]
 
 
 # --- 3. fork during a call ---------------------------------------------------------------
 
-def _in_forked_child(work, timeout_s: float = 20.0) -> int:
+def in_forked_child(work, timeout_s: float = 20.0) -> int:
     """Run ``work()`` in a forked child; its exit status (0: it returned True), or -1 when it
     did not finish within ``timeout_s`` (then it is killed)."""
     pid = os.fork()
@@ -266,7 +257,7 @@ def test_a_child_forked_during_a_call_gets_a_fresh_reward():
                                                        "problem_pddl": [SLOW]})
         busy.start()
         time.sleep(0.5)  # the call is in flight: the pool and the reward hold their state
-        code = _in_forked_child(
+        code = in_forked_child(
             lambda: reward(completions=[RENAMED, WRONG], problem_pddl=[GT, GT]) == [1.0, 0.0]
             and compute_score("planetarium", RENAMED, GT) == 1.0)
         busy.join(timeout=30)
@@ -279,7 +270,7 @@ def test_compute_score_in_a_child_forked_during_a_compute_score_call():
     busy = threading.Thread(target=compute_score, args=("planetarium", SLOW, SLOW))
     busy.start()
     time.sleep(0.5)
-    code = _in_forked_child(lambda: compute_score("planetarium", RENAMED, GT) == 1.0)
+    code = in_forked_child(lambda: compute_score("planetarium", RENAMED, GT) == 1.0)
     busy.join(timeout=30)
     assert code == 0
 
