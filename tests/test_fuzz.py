@@ -228,6 +228,8 @@ def test_hostile_reward_calls_concurrent_forked_and_from_pandas(capsys):
 def test_compute_score_with_numpy_extra_info_matches_grade():
     import numpy as np
 
+    from planetarium.reward.verl import shared_reward
+
     rng = random.Random(12)
     truths = small_truths(rng)
     for _ in range(30):
@@ -238,3 +240,4 @@ def test_compute_score_with_numpy_extra_info_matches_grade():
         result = grade(call.truths[0], answer, is_placeholder=flag, anchored_objects=anchors)
         score = compute_score("planetarium", answer, call.truths[0], extra)
         assert score == (0.0 if is_undecided(result) else float(result.correct))
+    shared_reward().close()  # its workers would count as this process's children in later tests

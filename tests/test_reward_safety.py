@@ -26,6 +26,16 @@ from test_reward import nested_forall
 from planetarium.grading import grade
 from planetarium.pool import Lost, LostKind, WorkerPool
 from planetarium.reward import PlanetariumReward, RewardConfigError, compute_score
+from planetarium.reward.verl import shared_reward
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _shared_reward_closed():
+    """compute_score's process-wide reward starts workers: stop them after these tests (later
+    tests count this process's children)."""
+    yield
+    shared_reward().close()
+
 
 GT = """(define (problem p) (:domain blocksworld) (:objects b1 b2)
   (:init (arm-empty) (on-table b1) (on b2 b1) (clear b2))
