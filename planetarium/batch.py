@@ -15,13 +15,16 @@ truth once (the process's memo, :mod:`planetarium.grading.truths`), however many
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import sys
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .grading import GradeOptions, GradeResult, Stage, Status, grade, prepared_truth
 from .jsonl import JsonLineError, decode, numbered_lines
@@ -41,29 +44,94 @@ class BadItem:
     id: Any = None
 
 
-def read_items(path: str | Path) -> Iterator[dict | BadItem]:
-    """The items of a JSONL file (``-``: standard input), one per non-blank line.
+@dataclass(frozen=True)
+class InputLine:
+    """One item of a batch file, its line number and the SHA-256 of its line (stripped of
+    surrounding white space), which its result row records as ``input_sha256``."""
+
+    item: dict | BadItem
+    number: int
+    digest: str
+
+
+def read_lines(path: str | Path) -> Iterator[InputLine]:
+    """The items of a JSONL file (``-``: standard input), one per non-blank line, with their
+    line numbers and digests.
 
     A line that is not a JSON object — invalid JSON, a list, nesting too deep for the JSON
     decoder, a number too long for Python's int — becomes a :class:`BadItem` naming its line
-    number, so the batch goes on.  A line over :data:`~planetarium.jsonl.MAX_LINE_BYTES` ends
-    the reading with a :class:`~planetarium.jsonl.JsonLineError` (no end of line in sight).
+    number, so the batch goes on.  Lines end at LF, CRLF or a lone CR, and a UTF-8 byte order
+    mark is ignored (:func:`~planetarium.jsonl.numbered_lines`).  A line over
+    :data:`~planetarium.jsonl.MAX_LINE_BYTES` ends the reading with a
+    :class:`~planetarium.jsonl.JsonLineError` (no end of line in sight).
     """
     name = "standard input" if str(path) == "-" else str(path)
     stream = sys.stdin.buffer if str(path) == "-" else open(path, "rb")
     with stream:
         for number, line in numbered_lines(stream, name):
+            digest = hashlib.sha256(line.strip()).hexdigest()
             try:
                 item = decode(line)
             except JsonLineError as err:
-                yield BadItem(f"line {number}: {err}")
+                yield InputLine(BadItem(f"line {number}: {err}"), number, digest)
                 continue
-            yield item if isinstance(item, dict) else BadItem(
-                f"line {number}: expected a JSON object, got {type(item).__name__}")
+            yield InputLine(item if isinstance(item, dict) else BadItem(
+                f"line {number}: expected a JSON object, got {type(item).__name__}"), number, digest)
 
 
-def resume_output(path: str | Path) -> list[str | None]:
-    """The id keys (see :func:`item_key`) of the rows already in a partial output, in order.
+def read_items(path: str | Path) -> Iterator[dict | BadItem]:
+    """The items of a JSONL file, as :func:`read_lines` reads them."""
+    return (line.item for line in read_lines(path))
+
+
+def recording_digests(lines: Iterable[InputLine], digests: deque[str]
+                      ) -> Iterator[dict | BadItem]:
+    """The items of ``lines``, each one's digest appended to ``digests`` as it is read: results
+    come back in input order, so the k-th result takes the k-th digest."""
+    for line in lines:
+        digests.append(line.digest)
+        yield line.item
+
+
+class DoneRow(NamedTuple):
+    """What resuming checks of a row already written: its item's id key (see
+    :func:`item_key`) and ``input_sha256`` (``None`` in rows written before rows had one)."""
+
+    key: str | None
+    digest: str | None
+
+
+@dataclass
+class Tally:
+    """Counts over result rows: what a batch's summary and exit status are made of."""
+
+    rows: int = 0
+    parseable: int = 0
+    solvable: int = 0
+    equivalent: int = 0
+    correct: int = 0
+    statuses: Counter[Status] = field(default_factory=Counter)
+
+    def add(self, row: dict[str, Any]) -> None:
+        """Count one row (:meth:`GradeResult.to_dict` form, or read back from a file)."""
+        self.rows += 1
+        self.parseable += row.get("parseable") is True
+        self.solvable += row.get("solvable") is True
+        self.equivalent += row.get("equivalent") is True
+        self.correct += row.get("correct") is True
+        self.statuses[Status(row["status"])] += 1
+
+
+@dataclass
+class PartialOutput:
+    """The rows a batch's output already holds (in input order) and their counts."""
+
+    rows: list[DoneRow] = field(default_factory=list)
+    tally: Tally = field(default_factory=Tally)
+
+
+def resume_output(path: str | Path) -> PartialOutput:
+    """The rows already in a partial output, for :func:`skip_done`, and their :class:`Tally`.
 
     Rows are written in input order, so the k-th row answers the k-th item: resuming skips
     exactly as many items as there are rows, whatever their ids (missing, repeated, bad lines).
@@ -71,45 +139,65 @@ def resume_output(path: str | Path) -> list[str | None]:
     again).  Lines that are not result rows are an error: that file is not this command's output.
     """
     path = Path(path)
+    done = PartialOutput()
     if not path.exists():
-        return []
-    done: list[str | None] = []
+        return done
     torn = None
     with open(path, "rb") as handle:  # line by line, each line capped (the shared reader)
         for number, line in numbered_lines(handle, str(path)):
-            if not line.endswith(b"\n"):
-                torn = handle.tell() - len(line)
+            if not line.endswith((b"\n", b"\r")):  # the last line, cut off: it runs to the end
+                torn = handle.seek(0, os.SEEK_END) - len(line)
                 break
-            try:
-                row = decode(line)
-            except JsonLineError:
-                row = None
-            if not isinstance(row, dict) or "id" not in row or "status" not in row:
+            row = _result_row(line)
+            if row is None:
                 raise ValueError(f"{path}, line {number}: not a grading result row; cannot resume")
-            done.append(None if row["id"] is None else _id_key(row["id"]))
+            done.rows.append(DoneRow(None if row["id"] is None else _id_key(row["id"]),
+                                     row.get("input_sha256")))
+            done.tally.add(row)
     if torn is not None:
         with open(path, "r+b") as handle:
             handle.truncate(torn)
     return done
 
 
-def skip_done(items: Iterable[dict | BadItem], done: list[str | None], out: str
-              ) -> Iterator[dict | BadItem]:
-    """The items after the first ``len(done)``, which must carry the ids of those rows.
+def _result_row(line: bytes) -> dict | None:
+    """A line of a batch's output as its row, or ``None`` when it is not one."""
+    try:
+        row = decode(line)
+    except JsonLineError:
+        return None
+    if not isinstance(row, dict) or "id" not in row or row.get("status") not in _STATUSES \
+            or not isinstance(row.get("input_sha256", ""), str):
+        return None
+    return row
+
+
+_STATUSES = frozenset(status.value for status in Status)
+
+
+def skip_done(lines: Iterable[InputLine], done: list[DoneRow], out: str) -> Iterator[InputLine]:
+    """The input lines after the first ``len(done)``, which must carry the ids of those rows and,
+    where a row records one, the same ``input_sha256``.
 
     The check runs before the first remaining item is handed out, so an output that belongs to
-    another input is refused (``ValueError``) before anything is graded or appended.
+    another input, or to lines edited since they were graded, is refused (``ValueError``, one
+    line naming the first row that differs) before anything is graded or appended.
     """
-    items = iter(items)
-    for row_number, key in enumerate(done, 1):
-        item = next(items, None)
-        if item is None:
+    lines = iter(lines)
+    for row_number, row in enumerate(done, 1):
+        line = next(lines, None)
+        if line is None:
             raise ValueError(f"{out} has {len(done)} rows but the input has only "
                              f"{row_number - 1} items; it is not this batch's output")
-        if item_key(item) != key:
-            raise ValueError(f"{out}, row {row_number}: id {key} where the input's item "
-                             f"{row_number} has id {item_key(item)}; it is not this batch's output")
-    return items
+        key = item_key(line.item)
+        if key != row.key:
+            raise ValueError(f"{out}, row {row_number}: id {row.key} where the input's item "
+                             f"{row_number} has id {key}; it is not this batch's output")
+        if row.digest is not None and row.digest != line.digest:
+            raise ValueError(f"{out}, row {row_number}: input line {line.number} changed since "
+                             "it was graded (its input_sha256 differs); grade the batch again "
+                             "without --resume")
+    return lines
 
 
 def _id_key(item_id: Any) -> str:
