@@ -7,6 +7,16 @@ boundary (``raise ... from err``) so users never have to know which library sat 
 
 from __future__ import annotations
 
+#: The name Planetarium is published under on PyPI.  The import name and the command stay
+#: ``planetarium``; PyPI's ``planetarium`` is an unrelated package, so every install line names
+#: this one (``tests/test_distribution.py`` checks the repository for the bare name).
+DISTRIBUTION = "planetarium-pddl"
+
+
+def install_line(extra: str) -> str:
+    """The one command that installs ``extra`` from PyPI, e.g. ``pip install 'planetarium-pddl[acp]'``."""
+    return f"pip install '{DISTRIBUTION}[{extra}]'"
+
 
 class PlanetariumError(Exception):
     """Root of every error raised by Planetarium."""
@@ -49,8 +59,7 @@ class MissingExtraError(PlanetariumError, ImportError):
 
     def __init__(self, module: str, extra: str) -> None:
         super().__init__(
-            f"this feature needs '{module}', which is not installed: "
-            f"pip install 'planetarium[{extra}]'"
+            f"this feature needs '{module}', which is not installed: {install_line(extra)}"
         )
         self.extra = extra
 

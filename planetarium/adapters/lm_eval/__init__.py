@@ -1,6 +1,6 @@
 """The lm-evaluation-harness task group ``planetarium``: this folder is an ``--include_path``.
 
-    pip install 'planetarium[harness]'
+    pip install 'planetarium-pddl[harness]'
     TASKS=$(python -c 'import planetarium.adapters.lm_eval as m, os; print(os.path.dirname(m.__file__))')
     lm_eval --model hf --model_args pretrained=google/gemma-2-2b-it --apply_chat_template \\
         --tasks planetarium --include_path "$TASKS"
