@@ -36,6 +36,7 @@ from ..errors import (
     PlanetariumError,
     ResourceLimitError,
     UnsupportedFeatureError,
+    raised_by_signal_handler,
 )
 from ..limits import collector_paused, deadline_within, time_limit
 from ..pddl.problem import Problem, read_problem
@@ -51,12 +52,15 @@ __all__ = ["GradeOptions", "GradeOptionsError", "GradeResult", "PreparedTruth", 
 MAX_INPUT_CHARS = 2_000_000
 
 
-def load_ground_truth(gt: str, *, relax_typing: bool = False) -> tuple[Domain, Problem]:
-    """Parse a ground-truth problem, taking its domain from its ``(:domain ...)``."""
+def load_ground_truth(gt: str, *, relax_typing: bool = False,
+                      domain: Domain | None = None) -> tuple[Domain, Problem]:
+    """Parse a ground-truth problem, taking its domain from its ``(:domain ...)``: ``domain``
+    when it has that name (a domain that is not registered), else the registered one."""
     found: list[Domain] = []
 
     def lookup(name: str):
-        found.append(get_domain(name))
+        found.append(domain if domain is not None and domain.name == name.lower()
+                     else get_domain(name))
         return found[0].definition
 
     problem = read_problem(gt, lookup, relax_typing=relax_typing)
@@ -83,11 +87,13 @@ class PreparedTruth:
     memo: dict = field(default_factory=dict, repr=False)
 
 
-def prepare_ground_truth(gt: str, options: GradeOptions | None = None) -> PreparedTruth:
-    """Read ``gt`` for :func:`grade`; an unreadable ground truth is recorded, never raised."""
+def prepare_ground_truth(gt: str, options: GradeOptions | None = None, *,
+                         domain: Domain | None = None) -> PreparedTruth:
+    """Read ``gt`` for :func:`grade`; an unreadable ground truth is recorded, never raised.
+    ``domain``: a domain that is not registered, used when the ground truth names it."""
     relax = (options or GradeOptions()).relax_typing
     try:
-        domain, problem = load_ground_truth(gt, relax_typing=relax)
+        domain, problem = load_ground_truth(gt, relax_typing=relax, domain=domain)
     except ResourceLimitError as err:
         return PreparedTruth(gt, relax, error=f"ground truth: {err}", timed_out=True)
     except (PlanetariumError, RecursionError) as err:
@@ -103,7 +109,10 @@ def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = 
     ``options`` (default :class:`GradeOptions()`) with keyword ``overrides`` of its fields, e.g.
     ``grade(gt, pred, is_placeholder=True, timeout_s=5)``.  An unknown or ill-typed option is the
     caller's bug and raises (``TypeError`` / :class:`GradeOptionsError`); an unexpected failure
-    inside grading is reported as status ``internal-error`` instead of crashing a batch.
+    inside grading is reported as status ``internal-error`` instead of crashing a batch.  Only
+    exceptions of the grader's own code are converted: one raised by a signal handler of the
+    caller's (a ``signal.alarm`` time limit, say) propagates, and so do ``KeyboardInterrupt``
+    and ``SystemExit``.
     """
     check_option_names(overrides)
     return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), False)
@@ -130,6 +139,8 @@ def _guarded(gt: str | PreparedTruth, pred: str, options: GradeOptions,
         with time_limit(options.timeout_s), collector_paused():
             return grade_strict(gt, pred, options, equivalence_first=equivalence_first)
     except Exception as err:  # noqa: BLE001 - last line of defence for batch grading
+        if raised_by_signal_handler(err):
+            raise  # the caller's own exception (e.g. its SIGALRM time limit), not a grader bug
         return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
                                   f"internal error: {type(err).__name__}: {err}")
 
@@ -141,7 +152,7 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
     deadline = deadline_within(options.timeout_s)
     prepared = gt if isinstance(gt, PreparedTruth) else prepare_ground_truth(gt, options)
     if prepared.relax_typing != options.relax_typing:  # read for other options: read it again
-        prepared = prepare_ground_truth(prepared.text, options)
+        prepared = prepare_ground_truth(prepared.text, options, domain=prepared.domain)
     if prepared.error is not None:
         status = Status.TIMEOUT if prepared.timed_out else Status.INVALID_INPUT
         return GradeResult.failed(Stage.GROUND_TRUTH, status, prepared.error)
