@@ -39,6 +39,7 @@ from ..errors import (
     raised_by_signal_handler,
 )
 from ..limits import collector_paused, deadline_within, time_limit
+from ..pddl.extract import find_problem
 from ..pddl.problem import Problem, read_problem
 from ..planning import SolveStatus, check_solvable
 from .options import GradeOptions, GradeOptionsError, check_option_names
@@ -149,6 +150,28 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
                  equivalence_first: bool = False) -> GradeResult:
     """Grade ``pred`` against ``gt`` like :func:`grade` (``equivalence_first``: like
     :func:`grade_correct`), but let internal bugs raise (tests)."""
+    return _noting_extraction(_grade_pair(gt, pred, options, equivalence_first), pred)
+
+
+def _noting_extraction(result: GradeResult, pred: str) -> GradeResult:
+    """Say in the reasons when the answer held several problems: the last complete one was
+    graded (:func:`planetarium.pddl.find_problem`; its scan of ``pred`` is cached)."""
+    if result.failure is not None or result.parse.status is not Status.DECIDED:
+        return result
+    try:
+        note = find_problem(pred).note
+    except PDDLSyntaxError:
+        return result
+    if note is None:
+        return result
+    noted = {stage: replace(verdict, reason=f"{verdict.reason}; {note}" if verdict.reason else note)
+             for stage, verdict in result.stages().items()
+             if stage is Stage.PARSE or stage is result.stage}
+    return replace(result, **{stage.value: verdict for stage, verdict in noted.items()})
+
+
+def _grade_pair(gt: str | PreparedTruth, pred: str, options: GradeOptions,
+                equivalence_first: bool) -> GradeResult:
     deadline = deadline_within(options.timeout_s)
     prepared = gt if isinstance(gt, PreparedTruth) else prepare_ground_truth(gt, options)
     if prepared.relax_typing != options.relax_typing:  # read for other options: read it again
