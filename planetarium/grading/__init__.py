@@ -164,10 +164,14 @@ def _noting_extraction(result: GradeResult, pred: str) -> GradeResult:
         return result
     if note is None:
         return result
-    noted = {stage: replace(verdict, reason=f"{verdict.reason}; {note}" if verdict.reason else note)
-             for stage, verdict in result.stages().items()
-             if stage is Stage.PARSE or stage is result.stage}
-    return replace(result, **{stage.value: verdict for stage, verdict in noted.items()})
+    def noted(stage: Stage, verdict: StageVerdict) -> StageVerdict:
+        if stage is not Stage.PARSE and stage is not result.stage:
+            return verdict
+        return replace(verdict, reason=f"{verdict.reason}; {note}" if verdict.reason else note)
+
+    return replace(result, parse=noted(Stage.PARSE, result.parse),
+                   solve=noted(Stage.SOLVE, result.solve),
+                   equivalence=noted(Stage.EQUIVALENCE, result.equivalence))
 
 
 def _grade_pair(gt: str | PreparedTruth, pred: str, options: GradeOptions,
