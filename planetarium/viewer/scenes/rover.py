@@ -15,7 +15,14 @@ import math
 from ..markup import label
 from .canvas import INK, Canvas, Fact, Scene
 
-RADIUS, NODE_R = 120, 22
+RADIUS, NODE_R = 120, 36
+#: Font sizes in drawing units; drawings are shown 1.4 times larger and shrink to fit a column
+#: (two runs side by side in a 1400-pixel window: about 1:1), so every label stays >= 10 px.
+LABEL_FONT, BADGE_FONT = 11, 10
+#: A badge fits "from waypoint12" (14 characters) at BADGE_FONT.
+BADGE_W = 86
+#: The widest waypoint label drawn inside its node (longer names end in an ellipsis).
+LABEL_CHARS = 10
 #: Badges under a waypoint: predicate -> short word.
 BADGES = {"at_rover": "rover", "at_lander": "lander", "at_rock_sample": "rock",
           "at_soil_sample": "soil", "have_rock_analysis": "rock analysed",
@@ -39,11 +46,15 @@ def _natural(name: str) -> tuple:
 
 
 def positions(waypoints: list[str]) -> dict[str, tuple[float, float]]:
+    """Node centres: a row for up to three waypoints, else a circle wide enough that
+    neighbouring nodes keep 24 units apart."""
     if len(waypoints) <= 3:
-        return {w: (40 + i * 120, 70) for i, w in enumerate(waypoints)}
+        return {w: (NODE_R + 10 + i * 130, NODE_R + 14) for i, w in enumerate(waypoints)}
     step = 2 * math.pi / len(waypoints)
-    return {w: (40 + RADIUS + RADIUS * math.cos(-math.pi / 2 + i * step),
-                40 + RADIUS + RADIUS * math.sin(-math.pi / 2 + i * step))
+    radius = max(RADIUS, (NODE_R + 12) / math.sin(step / 2))
+    centre = NODE_R + 10 + radius
+    return {w: (centre + radius * math.cos(-math.pi / 2 + i * step),
+                centre + radius * math.sin(-math.pi / 2 + i * step))
             for i, w in enumerate(waypoints)}
 
 
@@ -63,10 +74,10 @@ def draw(scene: Scene, canvas: Canvas) -> None:
     for waypoint, (x, y) in where.items():
         canvas.shape("circle", {"cx": x, "cy": y, "r": NODE_R, "fill": "#e3f2fd", "stroke": INK},
                      objects=[waypoint], tooltip=waypoint)
-        canvas.text(x, y + 3, label(waypoint)[:10], font_size=8)
+        canvas.text(x, y + 4, label(waypoint)[:LABEL_CHARS], font_size=LABEL_FONT)
         badges = [f for f in scene.facts if f[0] in BADGES and f[1:] == (waypoint,)]
         for row, fact in enumerate(sorted(badges)):
-            _badge(canvas, fact, BADGES[fact[0]], x - 34, y + NODE_R + 4 + row * 15)
+            _badge(canvas, fact, BADGES[fact[0]], x - BADGE_W / 2, y + NODE_R + 4 + row * 15)
     # flags, then objectives and cameras, under the map
     below = max((y + NODE_R + 4 + 15 * _n_badges(scene, w) for w, (_, y) in where.items()),
                 default=0) + 14
@@ -98,16 +109,16 @@ def _link(canvas: Canvas, fact: Fact, where: dict[str, tuple[float, float]], off
 
 
 def _badge(canvas: Canvas, fact: Fact, words: str, x: float, y: float) -> None:
-    canvas.shape("rect", {"x": x, "y": y, "width": 68, "height": 13, "rx": 3, "fill": "#fff8e1",
-                          "stroke": "#bcaaa4"}, facts=[fact])
-    canvas.text(x + 34, y + 10, words, font_size=9)
+    canvas.shape("rect", {"x": x, "y": y, "width": BADGE_W, "height": 14, "rx": 3,
+                          "fill": "#fff8e1", "stroke": "#bcaaa4"}, facts=[fact])
+    canvas.text(x + BADGE_W / 2, y + 11, words, font_size=BADGE_FONT)
 
 
 def _flags(canvas: Canvas, scene: Scene, y: float) -> float:
     """``(available)`` and ``(channel_free)`` side by side; returns the next free height."""
     flags = [f for f in FLAGS if (f,) in scene.facts]
     for column, flag in enumerate(flags):
-        _badge(canvas, (flag,), flag, 10 + column * 74, y)
+        _badge(canvas, (flag,), flag, 10 + column * (BADGE_W + 6), y)
     return y + (20 if flags else 0)
 
 
@@ -123,7 +134,7 @@ def _objectives(canvas: Canvas, scene: Scene, y: float) -> None:
         canvas.shape("rect", {"x": x, "y": y, "width": 90, "height": 18, "rx": 4,
                               "fill": "#ede7f6" if kind == "objective" else "#e0f2f1",
                               "stroke": INK}, objects=[name], tooltip=f"{kind} {name}")
-        canvas.text(x + 45, y + 13, label(name)[:14], font_size=9)
+        canvas.text(x + 45, y + 13, label(name)[:14], font_size=BADGE_FONT)
         details = [(f, f"from {f[2]}") for f in scene.with_predicate("visible_from", 2)
                    if f[1] == name]
         details += [(f, f"image {f[2]}") for f in scene.with_predicate("have_image", 2)
@@ -132,7 +143,8 @@ def _objectives(canvas: Canvas, scene: Scene, y: float) -> None:
                     if f[1] == name]
         details += [(f, f"mode {f[2]}") for f in scene.with_predicate("supports", 2) if f[1] == name]
         for row, (fact, words) in enumerate(details):
-            _badge(canvas, fact, label(words)[:14], x + 96 + (row % 2) * 72, y + 2 + (row // 2) * 17)
+            _badge(canvas, fact, label(words)[:14], x + 96 + (row % 2) * (BADGE_W + 4),
+                   y + 2 + (row // 2) * 17)
         y += 24 + max(0, (len(details) - 1) // 2) * 17
 
 
