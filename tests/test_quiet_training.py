@@ -8,6 +8,7 @@ fine-tuning run's data summary; it must be the command's own.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import subprocess
@@ -52,9 +53,14 @@ def test_a_tiny_finetuning_run_prints_no_warning_noise(tmp_path):
 def test_a_tiny_grpo_run_prints_no_warning_noise(tmp_path):
     pytest.importorskip("trl")
     done = _cli("rl", "--config", "rl/tiny.yaml", "--out", str(tmp_path / "rl"),
-                "--set", "training.max_steps=1")
+                "--set", "training.max_steps=1", "--set", "reward.scheme=staged")
     assert done.returncode == 0, done.stderr[-3000:]
     assert _noise(done.stderr) == []
+    # the printed summary: the record's figures, rounded for reading (tests/test_reward_display.py)
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    record = json.loads((tmp_path / "rl" / "rl_record.json").read_text())
+    assert summary["reward_means"] == [round(c["mean"], 4) for c in record["reward"]["calls"]]
+    assert summary["reward"] == "planetarium_staged"
 
 
 def test_only_the_known_messages_are_dropped(caplog):
