@@ -101,6 +101,9 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="planetarium")
 def main() -> None:
     """Planetarium: did the model write the right PDDL?"""
+    from .llm.quiet import quiet_bitsandbytes
+
+    quiet_bitsandbytes()  # its missing-`kernels` warning on every training-side command
 
 
 def _read_text(path: str) -> str:

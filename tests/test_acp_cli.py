@@ -170,7 +170,7 @@ def test_missing_lark_is_one_line(tmp_path, command):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 1, out.stderr
     assert out.stderr.strip().splitlines() == [
-        "error: this feature needs 'lark', which is not installed: pip install 'planetarium[acp]'"]
+        "error: this feature needs 'lark', which is not installed: pip install 'planetarium-pddl[acp]'"]
     assert not (tmp_path / "o").exists()
 
 

@@ -1,6 +1,6 @@
 """Any registered benchmark as an Inspect task, scored by its own grader.
 
-    pip install 'planetarium[inspect]'
+    pip install 'planetarium-pddl[inspect]'
     inspect eval planetarium/planetarium --model hf/google/gemma-2-2b-it \\
         -M do_sample=false -M 'tokenizer_call_args={"add_special_tokens": false}' \\
         -T dataset=data/planetarium --max-tokens 4096

@@ -106,22 +106,27 @@ def plot_funnel(runs: Sequence[ReportRun], path: Path) -> None:
     plt.close(fig)
 
 
+#: The categories' tick labels (two lines each, plus n), in points: readable at the PNG's size.
+TICK_POINTS = 9
+
+
 def plot_categories(runs: Sequence[ReportRun], path: Path) -> None:
     """One panel for all domains and one per domain; a bar per run and category, with its
     95% interval (drawn like the report's other figures)."""
     plt = pyplot()
     domains = _domains(runs)
     groups = [CORRECT, *CATEGORY_COLUMNS]
-    fig, axes = panels(plt, 1 + len(domains), max(7.0, 0.75 * len(groups) * max(1, len(runs))),
-                       4.2)
+    # wide enough for TICK_POINTS labels: about an inch per category, more with more runs
+    fig, axes = panels(plt, 1 + len(domains),
+                       max(8.0, len(groups) * (1.1 + 0.3 * (max(1, len(runs)) - 1))), 4.8)
     colours: dict[str, str] = {}
     for axis, domain in zip(axes, [None, *domains], strict=True):
         series = {run.label: list(category_rates([row for row in run.rows
                                                   if domain is None or row["domain"] == domain]))
                   for run in runs}
-        colours = bars(axis, [g.replace("-", "-\n", 1) for g in groups], series)
+        colours = bars(axis, [g.replace("-", "-\n").replace(" ", "\n") for g in groups], series)
         axis.set_title(f"error categories: {domain or 'all domains'}")
-        axis.tick_params(axis="x", labelsize=6)
+        axis.tick_params(axis="x", labelsize=TICK_POINTS)
     save(fig, path, plt, colours)
 
 

@@ -27,6 +27,7 @@ from planetarium.jsonl import JsonLineError, decode, read_capped
 from planetarium.limits import Stopwatch
 from planetarium.llm.grade import package_versions
 from planetarium.llm.prompts import prompt_template_hash
+from planetarium.llm.quiet import checkpointing_arguments, checkpointing_renames_silenced
 from planetarium.llm.threads import cap_torch_threads
 
 from .config import FinetuneConfig, TrainingConfig
@@ -119,10 +120,8 @@ def loop_arguments(cfg: ModelSettings, t: LoopSettings, out_dir: Path) -> dict[s
         "save_steps": t.save_steps,
         "save_total_limit": t.save_total_limit,
         "seed": t.seed,
-        # Deprecated alias of ``activation_checkpointing`` from transformers 5.23 on, but the only
-        # name 5.17 (the GPU node's) knows; non-reentrant needs no input-grad hook under LoRA.
-        "gradient_checkpointing": t.gradient_checkpointing,
-        "gradient_checkpointing_kwargs": {"use_reentrant": False},
+        **checkpointing_arguments(t.gradient_checkpointing,
+                                  require("transformers", "train").TrainingArguments),
         "bf16": dtype == "bfloat16",
         "fp16": dtype == "float16",
         "use_cpu": not torch.cuda.is_available(),  # also what lets torchrun run DDP on CPUs
@@ -219,11 +218,13 @@ def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -
     log.info("base model loaded with quantization %s", quantization["mode"])
     data = prepare(rows, tokenizer, cfg.training)
     log.info("%s", data.summary(cfg.training))
-    model = add_lora(model, cfg.lora, quantized=quantize)
+    with checkpointing_renames_silenced():  # peft reads the renamed property
+        model = add_lora(model, cfg.lora, quantized=quantize)
     if overwrite:
         clear_run(out_dir, RECORD_NAME)
     trainer = make_trainer(cfg, model, tokenizer, data.examples, out_dir)
-    result = trainer.train(resume_from_checkpoint=checkpoint)
+    with checkpointing_renames_silenced():  # trl, peft and the Trainer read it
+        result = trainer.train(resume_from_checkpoint=checkpoint)
     record = {
         "config": cfg.to_dict(),
         "base_model": base,

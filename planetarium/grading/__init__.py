@@ -34,8 +34,10 @@ from ..errors import (
     PlanetariumError,
     ResourceLimitError,
     UnsupportedFeatureError,
+    raised_by_signal_handler,
 )
 from ..limits import Deadline, collector_paused, deadline_for
+from ..pddl.extract import find_problem
 from ..pddl.problem import Problem, read_problem
 from ..planning import SolveStatus, check_solvable
 from .options import GradeOptions, GradeOptionsError, check_option_names
@@ -67,10 +69,12 @@ def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = 
     ``options`` (default :class:`GradeOptions()`) with keyword ``overrides`` of its fields, e.g.
     ``grade(gt, pred, is_placeholder=True, timeout_s=5)``.  An unknown or ill-typed option is the
     caller's bug and raises (``TypeError`` / :class:`GradeOptionsError`); an unexpected failure
-    inside grading is reported as status ``internal-error`` instead of crashing a batch.
-    ``deadline``: the item's :class:`~planetarium.limits.Deadline`, covering every stage
-    (reading the ground truth included); without one, ``options.timeout_s`` from now (or the
-    deadline in force, if it ends first).
+    inside grading is reported as status ``internal-error`` instead of crashing a batch.  Only
+    exceptions of the grader's own code are converted: one raised by a signal handler of the
+    caller's (a ``signal.alarm`` time limit, say) propagates, and so do ``KeyboardInterrupt``
+    and ``SystemExit``.  ``deadline``: the item's :class:`~planetarium.limits.Deadline`,
+    covering every stage (reading the ground truth included); without one,
+    ``options.timeout_s`` from now (or the deadline in force, if it ends first).
     """
     check_option_names(overrides)
     return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), deadline, False)
@@ -98,6 +102,8 @@ def _guarded(gt: str | PreparedTruth, pred: str, options: GradeOptions,
             return grade_strict(gt, pred, options, deadline=deadline,
                                 equivalence_first=equivalence_first)
     except Exception as err:  # noqa: BLE001 - last line of defence for batch grading
+        if raised_by_signal_handler(err):
+            raise  # the caller's own exception (e.g. its SIGALRM time limit), not a grader bug
         return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
                                   f"internal error: {type(err).__name__}: {err}")
 
@@ -114,14 +120,36 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
     """
     deadline = deadline_for(options.timeout_s) if deadline is None else deadline
     with deadline.applied() as deadline:
-        return _grade(gt, pred, options, deadline, equivalence_first)
+        return _noting_extraction(_grade(gt, pred, options, deadline, equivalence_first), pred)
+
+
+def _noting_extraction(result: GradeResult, pred: str) -> GradeResult:
+    """Say in the reasons when the answer held several problems: the last complete one was
+    graded (:func:`planetarium.pddl.find_problem`; its scan of ``pred`` is cached)."""
+    if result.failure is not None or result.parse.status is not Status.DECIDED:
+        return result
+    try:
+        note = find_problem(pred).note
+    except PDDLSyntaxError:
+        return result
+    if note is None:
+        return result
+
+    def noted(stage: Stage, verdict: StageVerdict) -> StageVerdict:
+        if stage is not Stage.PARSE and stage is not result.stage:
+            return verdict
+        return replace(verdict, reason=f"{verdict.reason}; {note}" if verdict.reason else note)
+
+    return replace(result, parse=noted(Stage.PARSE, result.parse),
+                   solve=noted(Stage.SOLVE, result.solve),
+                   equivalence=noted(Stage.EQUIVALENCE, result.equivalence))
 
 
 def _grade(gt: str | PreparedTruth, pred: str, options: GradeOptions, deadline: Deadline,
            equivalence_first: bool) -> GradeResult:
     if isinstance(gt, PreparedTruth):
-        prepared = gt if gt.serves(options.relax_typing) else \
-            prepared_truth(gt.text, options.relax_typing)  # read for other options: again
+        prepared = gt if gt.serves(options.relax_typing) else prepare_ground_truth(
+            gt.text, options, domain=gt.domain)  # read for other options: again
     else:  # a text on its own: read it here (nothing kept, so a one-off call costs no memory)
         prepared = prepare_ground_truth(gt, options)
     if prepared.error is not None:

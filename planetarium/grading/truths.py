@@ -40,19 +40,23 @@ CACHE_ENTRIES = 1024
 CACHE_CHARS = 32_000_000
 
 
-def load_ground_truth(gt: str, *, relax_typing: bool = False) -> tuple[Domain, Problem]:
-    """Parse a ground-truth problem, taking its domain from its ``(:domain ...)``."""
+def load_ground_truth(gt: str, *, relax_typing: bool = False,
+                      domain: Domain | None = None) -> tuple[Domain, Problem]:
+    """Parse a ground-truth problem, taking its domain from its ``(:domain ...)``: ``domain``
+    when it has that name (a domain that is not registered), else the registered one."""
     found: list[Domain] = []
-    problem = _read_into(found, gt, relax_typing)
+    problem = _read_into(found, gt, relax_typing, domain)
     return found[0], problem
 
 
-def _read_into(found: list[Domain], gt: str, relax_typing: bool) -> Problem:
+def _read_into(found: list[Domain], gt: str, relax_typing: bool,
+               domain: Domain | None = None) -> Problem:
     """Read ``gt``, appending the domain its ``(:domain ...)`` names to ``found`` once it is
     known (so a caller knows it even when reading fails later)."""
 
     def lookup(name: str):
-        found.append(get_domain(name))
+        found.append(domain if domain is not None and domain.name == name.lower()
+                     else get_domain(name))
         return found[0].definition
 
     return read_problem(gt, lookup, relax_typing=relax_typing)
@@ -85,17 +89,18 @@ class PreparedTruth:
             and not self.domain.definition.typed)
 
 
-def prepare_ground_truth(gt: str, options: GradeOptions | None = None) -> PreparedTruth:
+def prepare_ground_truth(gt: str, options: GradeOptions | None = None, *,
+                         domain: Domain | None = None) -> PreparedTruth:
     """Read ``gt`` now, for :func:`~planetarium.grading.grade` with ``options`` (only
     ``relax_typing`` matters), without the memo; an unreadable ground truth is recorded, never
-    raised."""
-    return _read(gt, (options or GradeOptions()).relax_typing)
+    raised.  ``domain``: a domain that is not registered, used when the ground truth names it."""
+    return _read(gt, (options or GradeOptions()).relax_typing, domain)
 
 
-def _read(gt: str, relax_typing: bool) -> PreparedTruth:
+def _read(gt: str, relax_typing: bool, domain: Domain | None = None) -> PreparedTruth:
     found: list[Domain] = []
     try:
-        problem = _read_into(found, gt, relax_typing)
+        problem = _read_into(found, gt, relax_typing, domain)
     except ResourceLimitError as err:
         return PreparedTruth(gt, relax_typing, found[0] if found else None,
                              error=f"ground truth: {err}", timed_out=True)

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..benchmarks import Benchmark, get_benchmark
 from ..benchmarks.grader import grade_items
 from ..config import build
@@ -47,9 +48,13 @@ _PACKAGES = (
 
 def package_versions(names: Iterable[str] = _PACKAGES) -> dict[str, str | None]:
     """Installed versions (``None`` for a missing package), read from metadata so nothing heavy
-    is imported."""
+    is imported.  ``planetarium`` is the version of the code running (its distribution is named
+    ``planetarium-pddl``; PyPI's ``planetarium`` is another project)."""
     versions: dict[str, str | None] = {}
     for name in names:
+        if name == "planetarium":
+            versions[name] = __version__
+            continue
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:

@@ -313,7 +313,8 @@ def _is_atom(expr) -> bool:
 
 def read_problem(raw: str, domain: DomainDef | Callable[[str], DomainDef], *,
                  relax_typing: bool = False) -> Problem:
-    """Extract the first complete problem from raw model output and parse it.
+    """Extract the last complete problem from raw model output (:func:`.extract.find_problem`)
+    and parse it.
 
     ``domain`` is the domain to check against, or a function that looks one up by the name in
     the problem's ``(:domain NAME)`` (so a ground truth is read once, domain included).

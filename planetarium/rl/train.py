@@ -44,6 +44,7 @@ from planetarium.finetune.train import (
 )
 from planetarium.llm.grade import package_versions
 from planetarium.llm.prompts import build_messages, prompt_template_hash
+from planetarium.llm.quiet import checkpointing_renames_silenced
 from planetarium.reward import PlanetariumReward
 
 from ..limits import Stopwatch
@@ -186,7 +187,8 @@ def run(cfg: RLConfig, *, resume: bool = False, overwrite: bool = False) -> Outc
         base = resolve_base(cfg, out_dir)
         tokenizer, model = load_base(cfg, base, quantize)
         quantization = quantization_used(model)
-        model = add_lora(model, cfg.lora, quantized=quantize)
+        with checkpointing_renames_silenced():  # peft reads the renamed property
+            model = add_lora(model, cfg.lora, quantized=quantize)
         if overwrite:
             clear_run(out_dir, RECORD_NAME)
         reward_log = RewardLog(reward)
@@ -194,7 +196,8 @@ def run(cfg: RLConfig, *, resume: bool = False, overwrite: bool = False) -> Outc
             cfg, model, tokenizer, prompt_dataset(rows), reward, out_dir, [reward_log.callback()]
         )
         train_watch = Stopwatch()
-        result = trainer.train(resume_from_checkpoint=checkpoint)
+        with checkpointing_renames_silenced():  # trl, peft and the Trainer read it
+            result = trainer.train(resume_from_checkpoint=checkpoint)
         train_seconds = train_watch.seconds
         reward_metrics = reward.metrics()
     finally:

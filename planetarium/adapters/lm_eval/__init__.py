@@ -1,6 +1,6 @@
 """lm-evaluation-harness tasks for every registered benchmark; this folder is an ``--include_path``.
 
-    pip install 'planetarium[harness]'
+    pip install 'planetarium-pddl[harness]'
     TASKS=$(python -m planetarium.adapters.lm_eval)     # every registered benchmark, plug-ins too
     lm_eval --model hf --model_args pretrained=google/gemma-2-2b-it --apply_chat_template \\
         --tasks planetarium --include_path "$TASKS"
