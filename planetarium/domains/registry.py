@@ -4,21 +4,53 @@ Built-in domains register through the same ``planetarium.domains`` entry-point g
 plug-ins use, so adding a domain never means editing core files.  ``register_domain`` adds one at
 run time (tests, notebooks).  A plug-in that fails to load is remembered with its reason and
 listed by ``planetarium domains`` instead of breaking every other domain.
+
+A built-in domain asked for by name is loaded on its own (:data:`BUILTINS`): reading every
+installed distribution's entry points (and importing ``importlib.metadata``) was a fifth of the
+start-up of ``planetarium grade``; it waits until another name, a listing or a registration
+needs it.  A built-in wins over a plug-in of the same name either way.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
+import importlib
 
 from ..errors import DomainNotFoundError
 from .base import Domain
 
 ENTRY_POINT_GROUP = "planetarium.domains"
+#: name -> "module:attribute", exactly as pyproject's entry points declare them.
+BUILTINS = {
+    "blocksworld": "planetarium.domains.blocksworld:DOMAIN",
+    "gripper": "planetarium.domains.gripper:DOMAIN",
+    "floor-tile": "planetarium.domains.floortile:DOMAIN",
+    "rover-single": "planetarium.domains.rover:DOMAIN",
+}
 
 _domains: dict[str, Domain] = {}
 _sources: dict[str, str] = {}  # domain name -> the entry point that provided it
 _failures: dict[str, str] = {}
 _loaded = False
+
+
+def entry_points(group: str):
+    """The installed entry points of ``group`` (``importlib.metadata``, imported when needed)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
+
+
+def _load_builtin(name: str) -> None:
+    """Load the built-in domain ``name`` alone (see the module docstring); if that fails, the
+    full load that follows says why."""
+    module, _, attribute = BUILTINS[name].partition(":")
+    try:
+        domain = getattr(importlib.import_module(module), attribute)
+    except Exception:  # noqa: BLE001 - reported by _load_entry_points, with every other failure
+        return
+    if isinstance(domain, Domain) and domain.name == name:
+        _domains.setdefault(name, domain)
+        _sources.setdefault(name, BUILTINS[name])
 
 
 def _load_entry_points() -> None:
@@ -52,14 +84,19 @@ def register_domain(domain: Domain, *, replace: bool = False) -> Domain:
 
 
 def unregister_domain(name: str) -> None:
+    _load_entry_points()  # else a built-in removed before the full load would come back
     _domains.pop(name, None)
 
 
 def get_domain(name: str) -> Domain:
     """The registered domain called ``name`` (case-insensitive)."""
-    _load_entry_points()
+    key = name.lower()
+    if key not in _domains and not _loaded and key in BUILTINS:
+        _load_builtin(key)
+    if key not in _domains:
+        _load_entry_points()
     try:
-        return _domains[name.lower()]
+        return _domains[key]
     except KeyError:
         known = ", ".join(sorted(_domains)) or "none"
         raise DomainNotFoundError(f"unknown domain '{name}' (registered: {known})") from None
