@@ -66,6 +66,12 @@ def test_quick_reader_declines_near_the_nesting_cap_only():
         text = "(" * levels + ")" * levels
         assert read_quick(text) is not None or levels >= MAX_DEPTH - 1
     assert read_quick("(" * (MAX_DEPTH + 1) + ")" * (MAX_DEPTH + 1)) is None
+    padding = "(a b) " * 20_000  # past the size where the quick reader tokenizes lazily
+    assert read_quick(padding) == tuples(read_sexprs(padding))
+    deep = padding + "(" * 5000 + ")" * 5000
+    assert read_quick(deep) is None
+    with pytest.raises(PlanetariumError, match="nesting deeper"):
+        read_sexprs(deep)
 
 
 def _outcome(text: str, domain: str, relax: bool):

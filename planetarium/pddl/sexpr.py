@@ -25,6 +25,8 @@ PDDL is case-insensitive, so the text is lower-cased here, once.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from operator import itemgetter
 
 from ..errors import PDDLSyntaxError
 from ..limits import check_deadline
@@ -59,6 +61,9 @@ _ITEM = re.compile(r"\([^()]*\)|[^\s()]+")
 
 #: Tokens read between two looks at the grading deadline (a 2 MB answer has ~500,000).
 _CLOCK_EVERY = 1 << 14
+#: Longer texts are tokenized lazily by the quick reader: where it declines (nesting near the
+#: cap), it stops without having matched the rest, which the exact reader matches again.
+_LAZY_ABOVE = 1 << 16
 
 #: Deeper nesting than this is hostile input, not PDDL; refuse it before recursion gets costly.
 MAX_DEPTH = 64
@@ -138,7 +143,10 @@ def read_quick(text: str) -> Quick | None:
     root: list = []
     stack: list[list] = [root]
     top = root
-    for count, tok in enumerate(_QUICK_TOKEN.findall(text.lower())):
+    low = text.lower()
+    tokens: Iterable[str] = (_QUICK_TOKEN.findall(low) if len(low) <= _LAZY_ABOVE
+                             else map(itemgetter(0), _QUICK_TOKEN.finditer(low)))
+    for count, tok in enumerate(tokens):
         if not count % _CLOCK_EVERY:
             check_deadline("reading the PDDL")
         first = tok[0]
