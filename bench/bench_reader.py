@@ -7,9 +7,11 @@
 
 ``DIR`` is a checkout of the repository (``--new`` defaults to this one), e.g. main at the branch
 point: ``git worktree add --detach ../base main``.  Every figure is taken in a fresh process with
-``PYTHONPATH=DIR``, the two checkouts alternating round by round, so load on this shared machine
-hits both alike; printed per measurement: the best and the median over the rounds for each
-checkout, and new/base of the best.
+``PYTHONPATH=DIR`` (and byte-code caching on, as an installed package has it: the first round
+writes the caches), the two checkouts alternating round by round, so load on this shared machine
+hits both alike.  Each measurement gives two figures, wall time and CPU time (the process and
+every process it started; CPU time moves far less with other jobs' load); printed per figure:
+the best and the median over the rounds for each checkout, and new/base of the best.
 
 The pairs (``pairs``; ``ab`` and ``check`` build them when ``--pairs`` is not given) are the
 published sample's ground truths (``/work/shared/reference/planetarium/published-sample.jsonl``,
@@ -21,11 +23,14 @@ Measurements (``--only`` picks some):
 
 * ``read``: ``read_problem`` of every ground truth and answer, in process (microseconds per
   problem; the best of 5 passes).
-* ``grade``: ``grade(..., check_solvable=False)`` of every pair, in process (ms per pair).
-* ``batch``: ``planetarium grade --batch PAIRS --workers 1 --no-solve``: wall time per pair,
-  all in, and net of the same command on the first pair alone (start-up and pool cancel out).
-* ``startup``: ``planetarium grade examples/truth.pddl examples/answer.pddl`` (seconds).
-* ``reward``: ``bench/bench_reward.py --prompts 32 --steps 3 --workers 1``, its CPU ms per reward.
+* ``grade``: ``grade(..., check_solvable=False)`` of every pair, in process (ms per pair; the
+  best of 3 passes).
+* ``batch``: ``planetarium grade --batch PAIRS --workers 1 --no-solve``, per pair, net of the same
+  command on the first pair alone (start-up and the worker's start cancel out).
+* ``startup``: ``planetarium grade examples/truth.pddl examples/answer.pddl`` (seconds; the best
+  of 3 runs).
+* ``reward``: ``bench/bench_reward.py --prompts 32 --steps 3 --workers 1`` (each checkout's own
+  copy): its rewards/s (more is better) and CPU ms per reward.
 * ``data``: ``planetarium data generate --config data/demo.yaml`` (seconds).
 * ``acp``: ``planetarium acp gold`` then ``acp score`` of those answers on the ACPBench dev data
   (``/work/shared/reference/acpbench/dataset``; seconds for both).
@@ -129,6 +134,7 @@ def _run(tree: Path, argv: list[str]) -> tuple[Figure, str]:
     ``PYTHONPATH=tree``.  CPU time counts the command's worker processes too (reaped children's
     usage adds up), and moves far less than wall time with the load of other jobs."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # start-up as installed: compiled once, then cached
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True, timeout=1800)
