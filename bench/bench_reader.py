@@ -13,11 +13,12 @@ hits both alike.  Each measurement gives two figures, wall time and CPU time (th
 every process it started; CPU time moves far less with other jobs' load); printed per figure:
 the best and the median over the rounds for each checkout, and new/base of the best.
 
-The pairs (``pairs``; ``ab`` and ``check`` build them when ``--pairs`` is not given) are the
+The pairs (``pairs``; the other commands build them when ``--pairs`` is not given) are the
 published sample's ground truths (``/work/shared/reference/planetarium/published-sample.jsonl``,
-else ``planetarium/samples/pairs.jsonl``), each with a model-like answer: every other one the
-ground truth renamed and redeclared in a random order, the rest a near miss, written by the
-package's writer (typed where the domain is), inside a fenced block with prose around it.
+1,426 rows, 1,147 distinct texts; else ``planetarium/samples/pairs.jsonl``), each with
+``--per-truth`` model-like answers (default 1): alternately the ground truth renamed and
+redeclared in a random order, and a near miss (one goal fact changed), written by the package's
+writer (typed where the domain is), inside a fenced block with prose around it.
 
 Measurements (``--only`` picks some):
 
@@ -65,8 +66,9 @@ CLI = "import sys; from planetarium.cli import main; sys.argv[0] = 'planetarium'
 MEASUREMENTS = ("read", "grade", "batch", "startup", "reward", "data", "acp")
 
 
-def make_pairs(out: Path, seed: int = 0) -> int:
-    """Write the pairs file (see the module docstring); returns how many pairs."""
+def make_pairs(out: Path, seed: int = 0, per_truth: int = 1) -> int:
+    """Write the pairs file (see the module docstring), ``per_truth`` answers to each ground
+    truth; returns how many pairs."""
     from planetarium.grading import load_ground_truth
     from planetarium.testing import pairs
 
@@ -80,12 +82,15 @@ def make_pairs(out: Path, seed: int = 0) -> int:
     with open(out, "w") as sink:
         for i, (item_id, gt, placeholder) in enumerate(truths):
             domain, truth = load_ground_truth(gt)
-            answer = truth if i % 2 == 0 or truth.goal_formula else pairs.near_miss(truth, rng)
-            text = pairs.render(answer, rng, typed=domain.definition.typed)
-            pred = f"Here is the problem:\n```pddl\n{text}\n```\nIt keeps every fact (as asked)."
-            sink.write(json.dumps({"id": item_id, "gt": gt, "pred": pred,
-                                   "is_placeholder": placeholder}) + "\n")
-    return len(truths)
+            for j in range(per_truth):
+                equivalent = (i + j) % 2 == 0 or truth.goal_formula is not None
+                answer = truth if equivalent else pairs.near_miss(truth, rng)
+                text = pairs.render(answer, rng, typed=domain.definition.typed)
+                pred = f"Here is the problem:\n```pddl\n{text}\n```\nIt keeps every fact (as asked)."
+                sink.write(json.dumps({"id": item_id if per_truth == 1 else f"{item_id}-{j}",
+                                       "gt": gt, "pred": pred,
+                                       "is_placeholder": placeholder}) + "\n")
+    return len(truths) * per_truth
 
 
 # ------------------------------------------------------------------ one measurement, one process
@@ -333,14 +338,18 @@ def main() -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     make = sub.add_parser("pairs")
     make.add_argument("--out", type=Path, required=True)
-    make.add_argument("--seed", type=int, default=0)
     for name in ("ab", "check", "profile"):
         cmd = sub.add_parser(name)
         cmd.add_argument("--pairs", type=Path, help="pairs file (default: built afresh)")
+    for cmd in sub.choices.values():
         cmd.add_argument("--seed", type=int, default=0)
-        if name != "profile":
-            cmd.add_argument("--base", type=Path, required=True)
-            cmd.add_argument("--new", type=Path, default=ROOT)
+        cmd.add_argument("--per-truth", type=int, default=1,
+                         help="answers per ground truth when building pairs (default 1; more "
+                              "shows what reading each ground truth once saves)")
+    for name in ("ab", "check"):
+        cmd = sub.choices[name]
+        cmd.add_argument("--base", type=Path, required=True)
+        cmd.add_argument("--new", type=Path, default=ROOT)
     sub.choices["ab"].add_argument("--rounds", type=int, default=5)
     sub.choices["ab"].add_argument("--only", default=",".join(MEASUREMENTS),
                                    help=f"comma-separated, of {','.join(MEASUREMENTS)}")
@@ -348,13 +357,13 @@ def main() -> int:
     sub.choices["profile"].add_argument("--top", type=int, default=25)
     args = parser.parse_args()
     if args.command == "pairs":
-        print(f"{make_pairs(args.out, args.seed)} pairs written to {args.out}")
+        print(f"{make_pairs(args.out, args.seed, args.per_truth)} pairs written to {args.out}")
         return 0
     with tempfile.TemporaryDirectory() as scratch:
         pairs = args.pairs
         if pairs is None:
             pairs = Path(scratch) / "pairs.jsonl"
-            make_pairs(pairs, args.seed)
+            make_pairs(pairs, args.seed, args.per_truth)
         if args.command == "profile":
             profile(pairs, args.top)
             return 0
