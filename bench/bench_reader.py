@@ -36,11 +36,11 @@ Measurements (``--only`` picks some):
 * ``acp``: ``planetarium acp gold`` then ``acp score`` of those answers on the ACPBench dev data
   (``/work/shared/reference/acpbench/dataset``; seconds for both).
 
-``check`` reads every problem of the pairs and ``--mutants`` damaged copies of them (characters
-and tokens dropped, doubled or swapped, names changed, parentheses and comments added, case
-changed) with both checkouts and compares what comes back: the same problem, or the same error
-class with the same message.  ``profile`` prints cProfile's top entries for ``grade`` over the
-pairs in this checkout.
+``check`` reads every problem of the pairs and ``--mutants`` hostile copies of them (the fuzzer's
+model outputs, :func:`planetarium.testing.fuzz.hostile_outputs`: truncations, character and token
+mutations, prose, typed objects, deep nesting, megabytes of junk, ...) with both checkouts and
+compares what comes back: the same problem, or the same error class with the same message.
+``profile`` prints cProfile's top entries for ``grade`` over the pairs in this checkout.
 """
 
 from __future__ import annotations
@@ -245,44 +245,10 @@ for text, domain_name, relax in json.load(open(sys.argv[1])):
 """
 
 
-def mutants(text: str, rng: random.Random, count: int) -> list[str]:
-    """``count`` damaged copies of ``text``: what model output does to PDDL, at random."""
-    tokens = re.findall(r"\s+|[()]|[^\s()]+", text)
-    out = []
-    for _ in range(count):
-        damaged = list(tokens)
-        for _ in range(rng.randint(1, 3)):
-            i = rng.randrange(len(damaged))
-            kind = rng.randrange(9)
-            if kind == 0:
-                del damaged[i]
-            elif kind == 1:
-                damaged.insert(i, damaged[i])
-            elif kind == 2:
-                j = rng.randrange(len(damaged))
-                damaged[i], damaged[j] = damaged[j], damaged[i]
-            elif kind == 3:
-                damaged[i] = rng.choice(["b9", "ball1", "-", "block", "room", "?x", "not", "and",
-                                         "or", "=", "either", ":init", ":goal", "define"])
-            elif kind == 4:
-                damaged.insert(i, rng.choice(["(", ")", "()", "(not ", "(and ", "(or ",
-                                              "(forall (?x) ", "(exists (?y - ball) "]))
-            elif kind == 5:
-                damaged.insert(i, rng.choice(["; note (x)\n", "\n", ";", " ; ((\n"]))
-            elif kind == 6:
-                damaged[i] = damaged[i].upper()
-            elif kind == 7:
-                damaged[i] = damaged[i][: rng.randrange(len(damaged[i]) + 1)]
-            else:
-                damaged.insert(i, rng.choice([" - robot", " - tile", " - object", " x - ",
-                                              "(:metric minimize (t))", "(:objects a)"]))
-        out.append("".join(damaged))
-    return out
-
-
 def check(base: Path, new: Path, pairs: Path, count: int, seed: int) -> int:
     """Read the pairs' texts and ``count`` mutants with both checkouts; 0 when all agree."""
     from planetarium.grading import load_ground_truth
+    from planetarium.testing.fuzz import hostile_outputs
 
     rng = random.Random(seed)
     rows = [json.loads(line) for line in open(pairs)]
@@ -295,7 +261,7 @@ def check(base: Path, new: Path, pairs: Path, count: int, seed: int) -> int:
     for text, name, relax in originals:
         if len(jobs) - len(originals) >= count:
             break
-        jobs += [(m, name, relax) for m in mutants(text, rng, per_text)]
+        jobs += [(hostile, name, relax) for _, hostile in hostile_outputs([text], per_text, rng)]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(jobs, handle)
     try:
