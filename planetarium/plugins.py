@@ -17,8 +17,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from .errors import PlanetariumError
 
@@ -38,6 +37,15 @@ class Listing:
     name: str
     source: str
     failure: str | None = None
+
+
+def entry_points(group: str) -> Any:
+    """The installed entry points of ``group``.  ``importlib.metadata`` is imported here, when
+    first needed: reading every distribution's metadata was a fifth of the start-up of
+    ``planetarium grade``, which needs one built-in domain by name (:meth:`Registry.get`)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
 
 
 def _identity(name: str) -> str:
@@ -114,14 +122,38 @@ class Registry(Generic[T]):
         return plugin
 
     def unregister(self, name: str) -> None:
+        self._load_all()  # else a built-in removed before the full load would come back
         key = self.normalize(name)
         for table in (self._items, self._sources, self._references):
             table.pop(key, None)
 
+    def _builtin_alone(self, key: str) -> T | None:
+        """The built-in called ``key``, loaded on its own before the full load (a command that
+        needs one built-in by name reads no entry points); ``None`` if it does not load as
+        itself (the full load then says why)."""
+        reference = self.builtins.get(key)
+        if reference is None:
+            return None
+        try:
+            plugin = self._load(reference)
+        except Exception:  # noqa: BLE001 - reported by the full load, with every other failure
+            return None
+        if self.normalize(self.name_of(plugin)) != key:
+            return None
+        self._items[key] = plugin
+        self._sources[key] = f"built-in {reference}"
+        self._references[key] = reference
+        return plugin
+
     def get(self, name: str) -> T:
+        key = self.normalize(name)
+        if not self._loaded and key not in self._items:
+            found = self._builtin_alone(key)
+            if found is not None:
+                return found
         self._load_all()
         try:
-            return self._items[self.normalize(name)]
+            return self._items[key]
         except KeyError:
             known = ", ".join(sorted(self._items)) or "none"
             failed = (f"; failed to load: {', '.join(sorted(self._failures))}"

@@ -202,7 +202,7 @@ def test_backend_packages_are_asked_of_the_spec():
     REGISTRY.register(spec)
     try:
         with pytest.raises(MissingExtraError, match=r"needs 'planetarium_tests_absent_pkg'.*"
-                                                    r"pip install 'planetarium\[needy\]'"):
+                                                    r"pip install 'planetarium-pddl\[needy\]'"):
             check_extras(ModelConfig(backend="needy", model="m"))
     finally:
         REGISTRY.unregister("needy")

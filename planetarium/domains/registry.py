@@ -7,6 +7,10 @@ time (tests, notebooks).  A plug-in that fails to load is remembered with its re
 by ``planetarium domains`` / ``planetarium plugins`` instead of breaking every other domain.
 Names are case-insensitive.  The registry is :class:`planetarium.plugins.Registry`, the one
 every kind of plug-in uses.
+
+A built-in domain asked for by name is loaded on its own: reading every installed
+distribution's entry points (and importing ``importlib.metadata``) was a fifth of the start-up
+of ``planetarium grade``; it waits until another name, a listing or a registration needs it.
 """
 
 from __future__ import annotations

@@ -15,19 +15,10 @@ ground truth itself is unsolvable.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..domains.base import Domain
 from ..equivalence import REACHABLE_GOAL_STATES, Limits, compare
-from ..equivalence.explain import (
-    EQUIVALENT,
-    NOT_EQUIVALENT,
-    UNSOLVABLE,
-    Explanation,
-    explain,
-    not_parseable,
-)
-from ..equivalence.unsolvable import unsolvable_reason
 from ..errors import (
     PDDLSyntaxError,
     PDDLValidationError,
@@ -50,6 +41,9 @@ from .truths import (
     prepare_ground_truth,
     prepared_truth,
 )
+
+if TYPE_CHECKING:  # explanations are imported when asked for: start-up of `planetarium grade`
+    from ..equivalence.explanation import Explanation
 
 __all__ = ["TRUTHS", "GradeOptions", "GradeOptionsError", "GradeResult", "PreparedTruth",
            "Stage", "StageVerdict", "Status", "TruthCache", "grade", "grade_correct",
@@ -179,7 +173,7 @@ def _grade(gt: str | PreparedTruth, pred: str, options: GradeOptions, deadline: 
     if solve.value is False and not options.equivalence_for_unsolvable:
         return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
                            domain=name, explanation=_explanation(
-                               truth, problem, domain, options, anchors, deadline, UNSOLVABLE,
+                               truth, problem, domain, options, anchors, deadline, None,
                                solve.reason))
     try:
         verdict = compare(truth, problem, domain, is_placeholder=options.is_placeholder,
@@ -198,8 +192,7 @@ def _grade(gt: str | PreparedTruth, pred: str, options: GradeOptions, deadline: 
     if equivalence_first and equivalence.value is True and options.check_solvable:
         return _solvable_as_the_truth(prepared, equivalence, options, deadline)
     explanation = None if equivalence.value is None else _explanation(
-        truth, problem, domain, options, anchors, deadline,
-        EQUIVALENT if equivalence.value else NOT_EQUIVALENT)
+        truth, problem, domain, options, anchors, deadline, equivalence.value)
     return GradeResult(parse, solve, equivalence, domain=name, explanation=explanation)
 
 
@@ -225,16 +218,25 @@ def _solvable_as_the_truth(prepared: PreparedTruth, equivalence: StageVerdict,
 
 
 def _unparseable(reason: str, domain: str, options: GradeOptions) -> GradeResult:
-    return GradeResult(decided(False, reason), domain=domain,
-                       explanation=not_parseable(reason) if options.explain else None)
+    if not options.explain:
+        return GradeResult(decided(False, reason), domain=domain)
+    from ..equivalence.explanation import not_parseable
+
+    return GradeResult(decided(False, reason), domain=domain, explanation=not_parseable(reason))
 
 
 def _explanation(truth: Problem, problem: Problem, domain: Domain, options: GradeOptions,
-                 anchors: set[str], deadline: Deadline, kind: str,
+                 anchors: set[str], deadline: Deadline, equivalent: bool | None,
                  proof: str = "") -> Explanation | None:
-    """The explanation of a decided verdict, under the same deadline (cut short past it)."""
+    """The explanation of a decided verdict (``equivalent``; ``None``: the prediction is
+    unsolvable, ``proof`` says why), under the same deadline (cut short past it)."""
     if not options.explain:
         return None
+    from ..equivalence.explain import explain
+    from ..equivalence.explanation import EQUIVALENT, NOT_EQUIVALENT, UNSOLVABLE, Explanation
+    from ..equivalence.unsolvable import unsolvable_reason
+
+    kind = UNSOLVABLE if equivalent is None else EQUIVALENT if equivalent else NOT_EQUIVALENT
     try:
         reason = unsolvable_reason(domain, problem, proof, deadline) if kind == UNSOLVABLE else None
         return explain(truth, problem, domain, kind=kind, is_placeholder=options.is_placeholder,
