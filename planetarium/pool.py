@@ -413,7 +413,7 @@ class WorkerPool:
     def _hand_out(self, runs: list[_Run]) -> None:
         """Give idle workers (starting them as needed) a chunk each, the runs taking turns."""
         turns = deque(job for job in runs if not job.feed.drained)
-        while turns:
+        while turns and self._room():
             job = turns.popleft()
             try:
                 chunk = job.feed.take(job.chunk_size)
@@ -471,6 +471,11 @@ class WorkerPool:
         self._stillborn += 1
         if self._stillborn > 2 * self.size + 2:
             raise RuntimeError("worker processes die as soon as they start")
+
+    def _room(self) -> bool:
+        """Whether a chunk could go out now (a worker is idle, or one more may start): items
+        are taken and pickled only then, not once per round while every worker is busy."""
+        return len(self.workers) < self.size or any(not w.pending for w in self.workers)
 
     def _idle_worker(self) -> _Worker | None:
         """A worker with nothing to do, started now if all are busy and there is room."""
