@@ -68,6 +68,7 @@ def undecided(status: Status, reason: str) -> StageVerdict:
 
 
 SKIPPED = StageVerdict(None, Status.SKIPPED)
+_SKIPPED, _DECIDED = Status.SKIPPED, Status.DECIDED  # (module constants: read per row)
 #: The stages of one prediction, in pipeline order (the ground truth comes before all of them).
 PREDICTION_STAGES = (Stage.PARSE, Stage.SOLVE, Stage.EQUIVALENCE)
 
@@ -123,9 +124,11 @@ class GradeResult:
         """The stage that describes the result (see the class docstring)."""
         if self.failure is not None:
             return self.failure
-        ran = [(s, v) for s, v in self.stages().items() if v.status is not Status.SKIPPED]
+        ran = [(s, v) for s, v in zip(PREDICTION_STAGES, (self.parse, self.solve,
+                                                          self.equivalence), strict=True)
+               if v.status is not _SKIPPED]
         for stage, verdict in ran:
-            if verdict.status is not Status.DECIDED:
+            if verdict.status is not _DECIDED:
                 return stage, verdict
         for stage, verdict in ran:
             if verdict.value is False:
@@ -147,19 +150,22 @@ class GradeResult:
     def to_dict(self) -> dict[str, Any]:
         """The flat row batch grading writes (JSON-ready; enums as their string values);
         ``"explanation"`` only when one was computed."""
-        stage = self.stage
+        stage, settling = self._settling()  # once: a batch writes a row per pair
+        parse, solve, equivalence = self.parse, self.solve, self.equivalence
         row = {
             "id": self.id,
             "domain": self.domain,
-            "parseable": self.parseable,
-            "solvable": self.solvable,
-            "equivalent": self.equivalent,
-            "correct": self.correct,
-            "status": self.status.value,
-            "stage": None if stage is None else stage.value,
-            "reason": self.reason,
-            "stages": {s.value: {"status": v.status.value, "reason": v.reason}
-                       for s, v in self.stages().items()},
+            "parseable": parse.value,
+            "solvable": solve.value,
+            "equivalent": equivalence.value,
+            "correct": bool(parse.value and solve.value and equivalence.value),
+            "status": settling.status._value_,
+            "stage": None if stage is None else stage._value_,
+            "reason": settling.reason,
+            "stages": {"parse": {"status": parse.status._value_, "reason": parse.reason},
+                       "solve": {"status": solve.status._value_, "reason": solve.reason},
+                       "equivalence": {"status": equivalence.status._value_,
+                                       "reason": equivalence.reason}},
         }
         if self.explanation is not None:
             row["explanation"] = self.explanation.to_dict()
