@@ -75,15 +75,6 @@ def build_graph(objects: tuple[str, ...], object_types: tuple[str, ...],
     return graph
 
 
-def with_scene(graph: rx.PyDiGraph, objects: tuple[str, ...], scene: str,
-               atoms: Iterable[Atom]) -> rx.PyDiGraph:
-    """A copy of ``graph`` (built over ``objects``) with one more scene's facts: a problem graph
-    from an initial-scene graph without building the initial scene again."""
-    extended = graph.copy()
-    _add_facts(extended, dict(zip(objects, range(len(objects)), strict=True)), scene, atoms)
-    return extended
-
-
 #: Facts added between two looks at the grading deadline.
 _CLOCK_FACTS = 4096
 
@@ -101,6 +92,48 @@ def _add_facts(graph: rx.PyDiGraph, index: dict[str, int], scene: str, atoms: It
         nodes = graph.add_nodes_from(list(map(names.__getitem__, map(itemgetter(0), chunk))))
         graph.add_edges_from([(node, arg, pos) for node, atom in zip(nodes, chunk, strict=True)
                               for pos, arg in enumerate(map(get, atom[1:]))])
+
+
+def problem_graph(objects: tuple[str, ...], object_types: tuple[str, ...],
+                  scenes: Iterable[tuple[str, Iterable[Atom]]],
+                  anchors: frozenset[str] = frozenset()) -> rx.PyDiGraph:
+    """The graph of :func:`build_graph` with the facts of one and two arguments folded in, for
+    deciding isomorphism: an object's label also names its one-argument facts (predicate and
+    scene, sorted), a two-argument fact is an edge between its objects, labelled with every
+    (predicate, scene) that joins them, and only facts of other arities stay nodes (object
+    nodes first, then those in the order of their atoms).
+
+    A renaming of objects maps every fact onto a fact in one graph exactly when it does in the
+    other, so the two graphs of two problems are isomorphic together or not at all; this one
+    has about a third of the nodes and VF2 takes about a third of the time.
+    """
+    index = dict(zip(objects, range(len(objects)), strict=True))
+    unary: dict[int, list[tuple[str, str]]] = {}
+    binary: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    others: list[tuple[str, Atom]] = []
+    for scene, atoms in scenes:
+        for count, atom in enumerate(atoms):
+            if not count % _CLOCK_FACTS:
+                check_deadline("building the problem graphs")
+            if len(atom) == 3:
+                binary.setdefault((index[atom[1]], index[atom[2]]), []).append((atom[0], scene))
+            elif len(atom) == 2:
+                unary.setdefault(index[atom[1]], []).append((atom[0], scene))
+            else:
+                others.append((scene, atom))
+    labels = []
+    for i, (name, type_name) in enumerate(zip(objects, object_types, strict=True)):
+        kind = ("anchor", type_name, name) if name in anchors else ("object", type_name)
+        facts = unary.get(i)
+        labels.append(label_id(kind if facts is None else (*kind, tuple(sorted(facts)))))
+    graph = rx.PyDiGraph(check_cycle=False, multigraph=True)
+    graph.add_nodes_from(labels)
+    graph.add_edges_from([(x, y, label_id(("facts", tuple(sorted(facts)))))
+                          for (x, y), facts in sorted(binary.items())])
+    for scene, atom in sorted(others):
+        node = graph.add_node(label_id(("fact", atom[0], scene)))
+        graph.add_edges_from([(node, index[arg], pos) for pos, arg in enumerate(atom[1:])])
+    return graph
 
 
 class StepLimitReached(ResourceLimitError):
@@ -195,7 +228,8 @@ def _colours(objects: list[int]) -> _Colours:
 
 class _Facts:
     """A graph's objects and facts in columns, read off its rustworkx graph (object nodes come
-    first; every edge goes from a fact to an argument), for colour refinement: a round is a few
+    first; an edge goes from a fact to an argument, or in a graph of :func:`problem_graph`
+    joins two objects: a fact of two arguments), for colour refinement: a round is a few
     C-level ``map``/``zip``/``accumulate`` passes over the columns."""
 
     def __init__(self, graph: rx.PyDiGraph) -> None:
@@ -203,8 +237,12 @@ class _Facts:
         first = sum(1 for w in weights if _labels[w][0] != "fact")
         self.graph, self.labels = graph, weights[:first]
         rows = [[w] for w in weights[first:]]
-        for fact, arg, _ in sorted(graph.weighted_edge_list(), key=itemgetter(2)):
-            rows[fact - first].append(arg)  # argument positions in order (a stable sort)
+        self.nodes = len(rows)  # facts that are nodes; then the edges between objects
+        edges = graph.weighted_edge_list()
+        for fact, arg, _ in sorted(edges, key=itemgetter(2)):
+            if fact >= first:  # argument positions in order (a stable sort)
+                rows[fact - first].append(arg)
+        rows += [[label, x, y] for x, y, label in edges if x < first]  # (:func:`problem_graph`)
         self.rows = rows
         by_arity: dict[int, list[list[int]]] = {}
         for row in rows:
@@ -261,7 +299,7 @@ class _Facts:
         copy = self.graph.copy()
         weights = [number(key, len(palette)) for key in zip(self.labels, colours, strict=True)]
         weights += [number((row[0], hash((row[0], *map(get, row[1:])))), len(palette))
-                    for row in self.rows]
+                    for row in self.rows[:self.nodes]]
         for node, weight in enumerate(weights):
             copy[node] = weight
         return copy

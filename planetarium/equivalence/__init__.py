@@ -33,9 +33,8 @@ from ..graph import (
     GOAL_FALSE,
     INIT,
     SearchBudget,
-    build_graph,
     isomorphic,
-    with_scene,
+    problem_graph,
 )
 from ..limits import Deadline, deadline_for
 from ..pddl.problem import Problem
@@ -100,8 +99,8 @@ def _count_difference(what: str, first: Counter, second: Counter) -> str | None:
     return None
 
 
-def _init_graph(p: Problem, anchors: frozenset[str] = frozenset()):
-    return build_graph(p.objects, p.object_types, ((INIT, p.init),), anchors)
+def _graph(p: Problem, anchors: frozenset[str], *scenes: tuple[str, Iterable]):
+    return problem_graph(p.objects, p.object_types, scenes, anchors)
 
 
 def _missing_anchor(a: Problem, b: Problem, anchors: frozenset[str]) -> str | None:
@@ -149,18 +148,18 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
         return Verdict(False, differ)
     # One renaming that maps init and goal as written settles every mode at once; most correct
     # answers end here, so the initial scenes are compared on their own only after that fails.
-    init_a = _kept(memo, ("init", anchors), lambda: _init_graph(a, anchors))
-    init_b = _init_graph(b, anchors)
+    init_a = _kept(memo, ("init", anchors), lambda: _graph(a, anchors, (INIT, a.init)))
+    init_b = _graph(b, anchors, (INIT, b.init))
     plain = a.has_plain_goal and b.has_plain_goal
     if plain:
         if _predicate_counts(a.goal) == _predicate_counts(b.goal) and isomorphic(
-                _kept(memo, ("as written", anchors), lambda: with_scene(init_a, a.objects, GOAL,
-                                                                        a.goal)),
-                with_scene(init_b, b.objects, GOAL, b.goal), budget):
+                _kept(memo, ("as written", anchors),
+                      lambda: _graph(a, anchors, (INIT, a.init), (GOAL, a.goal))),
+                _graph(b, anchors, (INIT, b.init), (GOAL, b.goal)), budget):
             return Verdict(True, "the same problem up to renaming objects")
     elif a.goal_formula is None and b.goal_formula is None and isomorphic(
-            _with_goal(init_a, a, a.goal, a.negative_goal),
-            _with_goal(init_b, b, b.goal, b.negative_goal), budget):
+            _with_goal(a, anchors, a.goal, a.negative_goal),
+            _with_goal(b, anchors, b.goal, b.negative_goal), budget):
         return Verdict(True, "the same problem up to renaming objects")
     if not isomorphic(init_a, init_b, budget):
         return Verdict(False, "initial states differ: same facts per predicate, but no renaming "
@@ -200,16 +199,15 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
     if differ:
         return Verdict(False, differ)
     if is_placeholder and placeholder_semantics == PAPER:
-        scene_a = _kept(memo, ("goal scene", plain, anchors, neg_a), lambda: build_graph(
-            a.objects, a.object_types, ((GOAL, goal_a), (GOAL_FALSE, neg_a)), anchors))
-        scene_b = build_graph(b.objects, b.object_types, ((GOAL, goal_b), (GOAL_FALSE, neg_b)),
-                              anchors)
+        scene_a = _kept(memo, ("goal scene", plain, anchors, neg_a),
+                        lambda: _graph(a, anchors, (GOAL, goal_a), (GOAL_FALSE, neg_a)))
+        scene_b = _graph(b, anchors, (GOAL, goal_b), (GOAL_FALSE, neg_b))
         if isomorphic(scene_a, scene_b, budget):
             return Verdict(True, "equivalent up to renaming the goal's objects (placeholder mode)")
         return Verdict(False, "fully specified goals describe different arrangements")
     if isomorphic(_kept(memo, ("fully specified", plain, anchors, neg_a),
-                        lambda: _with_goal(init_a, a, goal_a, neg_a)),
-                  _with_goal(init_b, b, goal_b, neg_b), budget):
+                        lambda: _with_goal(a, anchors, goal_a, neg_a)),
+                  _with_goal(b, anchors, goal_b, neg_b), budget):
         return Verdict(True, "equivalent once goals are fully specified")
     if not is_placeholder:
         return Verdict(False, "fully specified goals differ under every renaming that matches "
@@ -238,10 +236,9 @@ def _parts(closure: Closure | None) -> tuple[frozenset | None, frozenset]:
     return (None, frozenset()) if closure is None else (closure.positive, closure.negative)
 
 
-def _with_goal(init_graph, p: Problem, positive, negative):
+def _with_goal(p: Problem, anchors: frozenset[str], positive, negative):
     """The problem graph: the initial scene plus the goal's true and (if any) false facts."""
-    graph = with_scene(init_graph, p.objects, GOAL, positive)
-    return with_scene(graph, p.objects, GOAL_FALSE, negative) if negative else graph
+    return _graph(p, anchors, (INIT, p.init), (GOAL, positive), (GOAL_FALSE, negative))
 
 
 def equivalent(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = False,

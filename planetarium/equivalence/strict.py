@@ -39,8 +39,8 @@ from ..graph import (
     GOAL_SOME,
     REACH,
     SearchBudget,
-    build_graph,
     isomorphic,
+    problem_graph,
 )
 from ..pddl.problem import Problem
 from ..strips.grounding import StateBudgetExceeded
@@ -104,8 +104,8 @@ def _same_goal_sets_under_some_renaming(a: Problem, b: Problem, goals_a, goals_b
         return True
     scenes_a = ((GOAL, frozenset.intersection(*goals_a)), (GOAL_SOME, frozenset.union(*goals_a)))
     scenes_b = ((GOAL, frozenset.intersection(*goals_b)), (GOAL_SOME, frozenset.union(*goals_b)))
-    graph_a = build_graph(a.objects, a.object_types, scenes_a, anchors)
-    graph_b = build_graph(b.objects, b.object_types, scenes_b, anchors)
+    graph_a = problem_graph(a.objects, a.object_types, scenes_a, anchors)
+    graph_b = problem_graph(b.objects, b.object_types, scenes_b, anchors)
     if graph_a.num_nodes() != graph_b.num_nodes() or not isomorphic(graph_a, graph_b, budget):
         return False
     return any(_maps_onto(goals_a, m, goals_b, budget)
@@ -117,16 +117,16 @@ def strict_placeholder(a: Problem, b: Problem, domain: Domain, closure_a, closur
                        anchors: frozenset[str], budget: SearchBudget) -> Decision:
     """Steps 2-4 of the module docstring (step 1 already failed; initial states isomorphic)."""
     (pos_a, neg_a), (pos_b, neg_b) = closure_a, closure_b
-    scene_a = build_graph(a.objects, a.object_types, ((GOAL, pos_a),), anchors)
-    scene_b = build_graph(b.objects, b.object_types, ((GOAL, pos_b),), anchors)
+    scene_a = problem_graph(a.objects, a.object_types, ((GOAL, pos_a),), anchors)
+    scene_b = problem_graph(b.objects, b.object_types, ((GOAL, pos_b),), anchors)
     if not isomorphic(scene_a, scene_b, budget):
         return (False, "fully specified goals describe different arrangements")
     sig_a, sig_b = domain.reachability_signature(a), domain.reachability_signature(b)
     if sig_a is not None and sig_b is not None:
-        full_a = build_graph(a.objects, a.object_types,
-                             ((GOAL, pos_a), (GOAL_FALSE, neg_a), (REACH, sig_a)), anchors)
-        full_b = build_graph(b.objects, b.object_types,
-                             ((GOAL, pos_b), (GOAL_FALSE, neg_b), (REACH, sig_b)), anchors)
+        full_a = problem_graph(a.objects, a.object_types,
+                               ((GOAL, pos_a), (GOAL_FALSE, neg_a), (REACH, sig_a)), anchors)
+        full_b = problem_graph(b.objects, b.object_types,
+                               ((GOAL, pos_b), (GOAL_FALSE, neg_b), (REACH, sig_b)), anchors)
         if isomorphic(full_a, full_b, budget):
             return (True, ("equivalent up to renaming the goal's objects (a renaming that "
                            "keeps the reachable states maps the goal states)"))
