@@ -95,7 +95,8 @@ class _Search:
                  max_nodes: int, weights: Mapping[str, int]) -> None:
         self.a, self.b = a, b
         self.weights = weights
-        self.fixed = {o: o for o in anchors if o in b.touching and o in a.touching}
+        self.fixed = {o: o for t, objs in b.by_type.items() for o in objs
+                      if o in anchors and o in a.by_type.get(t, ())}
         # An anchored name on one side only has no counterpart: pair it with a ghost.
         self.type_of_b = {o: t for t, objs in b.by_type.items() for o in objs}
         self.deadline, self.max_nodes, self.nodes = deadline, max_nodes, 0
@@ -141,11 +142,11 @@ class _Search:
                 if p in m:
                     continue
                 for _ in range(len(rest)):  # rotate past targets an anchor forbids
-                    g = rest.popleft()
-                    if self.allowed(p, g):
+                    target = rest.popleft()
+                    if self.allowed(p, target):
                         break
-                    rest.append(g)
-                m[p] = g
+                    rest.append(target)
+                m[p] = target
         return m
 
     def improve(self, m: dict[str, str]) -> dict[str, str]:
@@ -308,11 +309,12 @@ def best_renaming(objects_a: Sequence[str], types_a: Sequence[str], atoms_a: Ite
     never an exception, so an explanation can always say what it found.
     """
     a, b = _Problem(objects_a, types_a, atoms_a), _Problem(objects_b, types_b, atoms_b)
-    # An anchored name on one side only has no counterpart: a ghost on the other side takes it.
+    # An anchored name on one side only (or of another type there) has no counterpart: a
+    # ghost on the other side takes it.
     for mine, theirs, side in ((a, b, "extra:"), (b, a, "missing:")):
         for t, objs in mine.by_type.items():
             for o in objs:
-                if o in anchors and o not in theirs.touching:
+                if o in anchors and o not in theirs.by_type.get(t, ()):
                     theirs.ghost(t, side)
     a.pad(b, "missing:")
     b.pad(a, "extra:")

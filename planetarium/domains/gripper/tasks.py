@@ -140,8 +140,8 @@ def _juggle(o: _Objects, goal: bool) -> list[Atom]:
     held = list(o.balls[:o.held])
     if goal:
         held = held[1:] + held[:1]
-    return ([("carry", b, g) for b, g in zip(held, o.grippers[:o.held], strict=True)]
-            + [("free", g) for g in o.grippers[o.held:]]
+    carried: list[Atom] = [("carry", b, g) for b, g in zip(held, o.grippers[:o.held], strict=True)]
+    return (carried + [("free", g) for g in o.grippers[o.held:]]
             + [("at", b, o.rooms[0]) for b in o.balls[o.held:]])
 
 
@@ -166,7 +166,8 @@ def _focus(o: _Objects, pick: Callable[[Sequence[int]], int]) -> list[Atom]:
 def _pickup(o: _Objects) -> list[Atom]:
     if len(o.balls) > len(o.grippers):
         raise DoesNotFit("more balls than grippers")
-    return [("carry", b, g) for b, g in zip(o.balls, o.grippers[:len(o.balls)], strict=True)]
+    carried: list[Atom] = [("carry", b, g) for b, g in zip(o.balls, o.grippers[:len(o.balls)], strict=True)]
+    return carried
 
 
 def _drop_room(o: _Objects) -> str:
