@@ -159,10 +159,11 @@ class ChatServer:
 
     ``script`` is a list of HTTP status codes served in order to successive requests (then 200
     forever); a 200 echoes the last user message's first 40 characters so answers are checkable.
-    Every request body and its headers are kept in ``requests``.
+    Every request body and its headers are kept in ``requests``; ``retry_after``: the
+    Retry-After header of every error answer.
     """
 
-    def __init__(self, script: list[int] | None = None) -> None:
+    def __init__(self, script: list[int] | None = None, retry_after: str | None = None) -> None:
         import threading
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -196,6 +197,8 @@ class ChatServer:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
+                if status != 200 and retry_after is not None:
+                    self.send_header("Retry-After", retry_after)
                 self.end_headers()
                 self.wfile.write(data)
 

@@ -210,7 +210,7 @@ def _raw_records(path: Path) -> Iterator[tuple[Any, str]]:
                 for number, value in enumerate(values, 1):
                     yield value, f"{path}: record {number}"
                 return
-            lines = io.BufferedReader(_Prefixed(first, stream))  # type: ignore[arg-type]
+            lines = io.BufferedReader(_Prefixed(first, stream))
             for number, line in numbered_lines(lines, str(path)):
                 try:
                     value = decode(line)

@@ -23,9 +23,12 @@ their names, so every renaming must keep them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, TypeVar
+
+import rustworkx as rx
 
 from ..domains.base import Domain
 from ..graph import (
@@ -38,6 +41,7 @@ from ..graph import (
     with_scene,
 )
 from ..limits import Deadline, deadline_for
+from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from .closure import Closure, literal_closure
 
@@ -56,6 +60,7 @@ class PlaceholderSemantics(str, Enum):
 
 PAPER = PlaceholderSemantics.PAPER
 REACHABLE_GOAL_STATES = PlaceholderSemantics.REACHABLE_GOAL_STATES
+T = TypeVar("T")
 
 
 #: The time limit of a comparison given no deadline.
@@ -87,11 +92,11 @@ class Verdict:
     reason: str
 
 
-def _predicate_counts(atoms) -> Counter:
+def _predicate_counts(atoms: Iterable[Atom]) -> Counter[str]:
     return Counter(a[0] for a in atoms)
 
 
-def _count_difference(what: str, first: Counter, second: Counter) -> str | None:
+def _count_difference(what: str, first: Counter[str], second: Counter[str]) -> str | None:
     """Name the first predicate whose fact count differs, or None if all agree."""
     for pred in sorted(set(first) | set(second)):
         if first[pred] != second[pred]:
@@ -100,7 +105,7 @@ def _count_difference(what: str, first: Counter, second: Counter) -> str | None:
     return None
 
 
-def _init_graph(p: Problem, anchors: frozenset[str] = frozenset()):
+def _init_graph(p: Problem, anchors: frozenset[str] = frozenset()) -> rx.PyDiGraph:
     return build_graph(p.objects, p.object_types, ((INIT, p.init),), anchors)
 
 
@@ -176,7 +181,7 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
         budget.check()
         goal_b = domain.fully_specify(b)
         budget.check()
-        neg_a = neg_b = frozenset()
+        neg_a = neg_b = frozenset[Atom]()
     else:
         closure_a = _kept(memo, "literal_closure", lambda: literal_closure(domain, a))
         budget.check()
@@ -220,7 +225,7 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
                                        budget))
 
 
-def _kept(memo: dict, key: str, compute):
+def _kept(memo: dict, key: Hashable, compute: Callable[[], T]) -> T:
     """``memo[key]``, computed on first use (a time limit that interrupts it stores nothing)."""
     if key not in memo:
         memo[key] = compute()
@@ -238,14 +243,15 @@ def _parts(closure: Closure | None) -> tuple[frozenset | None, frozenset]:
     return (None, frozenset()) if closure is None else (closure.positive, closure.negative)
 
 
-def _with_goal(init_graph, p: Problem, positive, negative):
+def _with_goal(init_graph: rx.PyDiGraph, p: Problem, positive: Iterable[Atom],
+               negative: Collection[Atom]) -> rx.PyDiGraph:
     """The problem graph: the initial scene plus the goal's true and (if any) false facts."""
     graph = with_scene(init_graph, p.objects, GOAL, positive)
     return with_scene(graph, p.objects, GOAL_FALSE, negative) if negative else graph
 
 
 def equivalent(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = False,
-               limits: Limits = Limits(), **options) -> bool:
+               limits: Limits = Limits(), **options: Any) -> bool:
     """True if ``a`` and ``b`` are equivalent planning problems of ``domain``."""
     return compare(a, b, domain, is_placeholder=is_placeholder, limits=limits,
                    **options).equivalent

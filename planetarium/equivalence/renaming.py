@@ -200,7 +200,6 @@ class _Search:
         keys = set(undet_b) | set(avail_a)
         m: dict[str, str] = {}
         used: set[str] = set()
-        state = {"best": dict(best), "cost": best_cost}
         limit = self.nodes + self.max_nodes
 
         def bound(matched: int) -> int:
@@ -234,18 +233,19 @@ class _Search:
                 avail_a[_key(x)] += 1
 
         def visit(depth: int, matched: int) -> None:
-            if state["cost"] <= floor:
+            nonlocal best, best_cost
+            if best_cost <= floor:
                 return
             self.tick()
             if self.nodes > limit:
                 raise _OutOfTime
             if depth == len(order):
                 cost = self.size - 2 * matched
-                if cost < state["cost"]:
-                    state["best"], state["cost"] = self.complete(m), cost
+                if cost < best_cost:
+                    best, best_cost = self.complete(m), cost
                 return
             p, t = order[depth]
-            first = state["best"].get(p)
+            first = best.get(p)
             candidates = sorted(self.a.by_type[t], key=lambda g: (g != first, str(g)))
             for g in candidates:
                 if g in used or not self.allowed(p, g):
@@ -253,7 +253,7 @@ class _Search:
                 m[p] = g
                 used.add(g)
                 gained, done_b, done_a = assign(p, g)
-                if bound(matched + gained) < state["cost"]:
+                if bound(matched + gained) < best_cost:
                     visit(depth + 1, matched + gained)
                 undo(p, g, done_b, done_a)
                 used.discard(g)
@@ -262,8 +262,8 @@ class _Search:
         try:
             visit(0, matched)
         except _OutOfTime:
-            return state["best"], state["cost"], state["cost"] <= floor
-        return state["best"], state["cost"], True
+            return best, best_cost, best_cost <= floor
+        return best, best_cost, True
 
     def _order(self) -> list[tuple[str, str]]:
         """Prediction objects in some fact, most facts first, then their neighbours (facts
@@ -331,9 +331,10 @@ def best_renaming(objects_a: Sequence[str], types_a: Sequence[str], atoms_a: Ite
                 best, best_cost = m, cost
             if best_cost <= floor:
                 break
+        assert best is not None and best_cost is not None  # the first seed always runs
         best, best_cost, optimal = search.prove(best, best_cost, floor)
     except _OutOfTime:
-        if best is None:
+        if best is None or best_cost is None:  # out of time on the first seed (set together)
             best = search.complete(names)
             best_cost = search.cost(best)
         optimal = best_cost <= floor

@@ -80,7 +80,7 @@ def _gripper_text(rng: random.Random, index: int) -> str:
     rooms = [f"room{i + 1}" for i in range(rng.randint(2, 3))]
     balls = [f"ball{i + 1}" for i in range(rng.randint(1, 4))]
     grippers = ["gripper1", "gripper2"]
-    init = [("room", r) for r in rooms] + [("ball", b) for b in balls]
+    init: list[tuple[str, ...]] = [("room", r) for r in rooms] + [("ball", b) for b in balls]
     init += [("gripper", g) for g in grippers] + [("free", g) for g in grippers]
     init += [("at-robby", rooms[0])] + [("at", b, rng.choice(rooms)) for b in balls]
     goal = [("at", b, rng.choice(rooms)) for b in balls]

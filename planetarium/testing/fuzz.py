@@ -459,7 +459,7 @@ class Raising:
         raise RuntimeError("hostile object")
 
     __str__ = __repr__ = __len__ = __iter__ = __eq__ = __hash__ = __reduce__ = _raise  # type: ignore[assignment]
-    __bool__ = __getitem__ = __getattr__ = _raise  # type: ignore[assignment]
+    __bool__ = __getitem__ = __getattr__ = _raise
 
 
 class RaisingMessage(dict):

@@ -83,9 +83,12 @@ class OpenAIBackend:
     def _delay(self, attempt: int, response: Any) -> float:
         retry_after = response.headers.get("retry-after") if response is not None else None
         try:
-            return min(float(retry_after), _RETRY_AFTER_CAP_S)
-        except (TypeError, ValueError):
-            return self.config.backoff_s * 2**attempt
+            seconds = -1.0 if retry_after is None else float(retry_after)
+        except ValueError:  # an HTTP date or other text
+            seconds = -1.0
+        if seconds >= 0:  # not a negative or NaN one, which would make time.sleep raise
+            return min(seconds, _RETRY_AFTER_CAP_S)
+        return self.config.backoff_s * 2**attempt
 
     def _post(self, messages: Messages) -> Completion:
         payload = self._payload(messages)
