@@ -250,7 +250,7 @@ def plan(problem: ProblemGraph, domain: str | None = None) -> list[GroundStep]:
     ``ValueError`` when none exists and :class:`~planetarium.errors.ResourceLimitError` when the
     search runs out of time."""
     problem = _with_domain(problem, domain)
-    found = check_solvable(problem.domain_definition, problem.problem, timeout_s=None)
+    found = check_solvable(problem.domain_definition, problem.problem)  # the default deadline
     if found.status is SolveStatus.SOLVABLE and found.plan is not None:
         return list(found.plan)
     if found.status is SolveStatus.UNSOLVABLE:
