@@ -412,7 +412,7 @@ def plan(args, timeout) -> None:
         click.echo(f"; {SolveStatus.TIMEOUT}: {err}", err=True)
         sys.exit(ExitCode.UNDECIDED)
     result = check_solvable(domain, problem, deadline)
-    if result.status is SolveStatus.SOLVABLE:
+    if result.status is SolveStatus.SOLVABLE and result.plan is not None:
         click.echo(format_plan(result.plan).rstrip("\n"))
         click.echo(f"; {len(result.plan)} step(s), validated", err=True)
         return
@@ -480,7 +480,7 @@ def demo(workers) -> None:
 
     from .batch import Tally, grade_batch, read_items
 
-    sample = files("planetarium").joinpath("samples", "pairs.jsonl")
+    sample = files("planetarium") / "samples" / "pairs.jsonl"  # joinpath takes one name on 3.10
     click.echo(f"Grading the built-in sample {sample.name} ...", err=True)
     tally = Tally()
     for result in grade_batch(read_items(str(sample)), workers=workers,

@@ -129,10 +129,12 @@ class RewardLog:
         self._seen = 0
 
     def callback(self) -> Any:
-        transformers = require("transformers", "rl")
+        require("transformers", "rl")  # missing: the one-line install hint
+        from transformers import TrainerCallback
+
         owner = self
 
-        class _Callback(transformers.TrainerCallback):
+        class _Callback(TrainerCallback):
             def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
                 owner.record(state.global_step)
 

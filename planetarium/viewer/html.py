@@ -206,8 +206,9 @@ def _long_text(text: str, css: str) -> str:
     return e("pre", {"class": css}, text=text[:ANSWER_CHARS]) + cut
 
 
-def section(part: pages.Section, heading: str) -> str:
-    """One section of a page, under a ``heading`` (h2 on the item, h3 in a run's column)."""
+def section(part: pages.Section | object, heading: str) -> str:
+    """One section of a page, under a ``heading`` (h2 on the item, h3 in a run's column); a
+    plug-in's section of another kind is named, not shown."""
     title = getattr(part, "title", "")
     head = e(heading, None, text=title) if title else ""
     if isinstance(part, pages.Text):

@@ -141,9 +141,10 @@ def solve(domain: Domain, problem: Problem, deadline: Deadline | None) -> Plan |
     if state is None:
         prefix, repaired = _repair(domain, problem)
         state = _read_state(repaired)
-        target = state and _target(problem.goal, *state)
-        if target:
-            return prefix + _plan(state[0], target)
+        if state is not None:
+            target = _target(problem.goal, *state)
+            if target:
+                return prefix + _plan(state[0], target)
         from ...strips.generic import generic_solve
 
         return generic_solve(domain.definition, problem, deadline)

@@ -166,8 +166,7 @@ def _focus(o: _Objects, pick: Callable[[Sequence[int]], int]) -> list[Atom]:
 def _pickup(o: _Objects) -> list[Atom]:
     if len(o.balls) > len(o.grippers):
         raise DoesNotFit("more balls than grippers")
-    carried: list[Atom] = [("carry", b, g) for b, g in zip(o.balls, o.grippers[:len(o.balls)], strict=True)]
-    return carried
+    return [("carry", b, g) for b, g in zip(o.balls, o.grippers[:len(o.balls)], strict=True)]
 
 
 def _drop_room(o: _Objects) -> str:
@@ -181,8 +180,8 @@ def _drop_and_pickup(o: _Objects) -> list[Atom]:
     if sum(o.in_rooms) > len(o.grippers):
         raise DoesNotFit("more loose balls than grippers")
     room, loose = _drop_room(o), o.balls[o.held:]
-    return ([("at", b, room) for b in o.balls[:o.held]]
-            + [("carry", b, g) for b, g in zip(loose, o.grippers[:len(loose)], strict=True)])
+    dropped: list[Atom] = [("at", b, room) for b in o.balls[:o.held]]
+    return (dropped + [("carry", b, g) for b, g in zip(loose, o.grippers[:len(loose)], strict=True)])
 
 
 #: Goals that refer to the start as the parameter counts it (see the module docstring).

@@ -37,7 +37,7 @@ def draw(scene: Scene, canvas: Canvas) -> None:
                      objects=[name], tooltip=name)
         canvas.text(x, y + 4, label(name)[:10], font_size=9)
         unary: list[Fact] = sorted(f for f in scene.facts if len(f) == 2 and f[1] == name)
-        loops = sorted(f for f in scene.facts if len(f) == 3 and f[1] == f[2] == name)
+        loops: list[Fact] = sorted(f for f in scene.facts if len(f) == 3 and f[1] == f[2] == name)
         for row, fact in enumerate(unary + loops):
             canvas.shape("rect", {"x": x - 40, "y": y + NODE_R + 3 + row * 14, "width": 80,
                                   "height": 12, "fill": "#fff8e1", "stroke": "#bcaaa4"},
