@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..cliutil import SECONDS
 from ..errors import PlanetariumError
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
 
 
 def _fail(err: object) -> None:
@@ -28,7 +31,7 @@ def _domains_option(command):
                              "with phrases.json for English not built in).")(command)
 
 
-def _catalog(domains_dir: str | None, instances_dir: str | None):
+def _catalog(domains_dir: str | None, instances_dir: str | None) -> Catalog:
     from .catalog import make_catalog
 
     return make_catalog(domains_dir, instances_dir)

@@ -16,7 +16,7 @@ them (``kinds`` empty), and such questions are then unsupported rather than gues
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -40,7 +40,7 @@ class Signature:
     distinct: frozenset[tuple[int, int]] = frozenset()
 
     def admits(self, args: tuple[str, ...], type_of: Mapping[str, str],
-               is_a) -> bool:
+               is_a: Callable[[str, str], bool]) -> bool:
         """Whether ``args`` (objects, typed by ``type_of``) is one of this signature's groundings."""
         return (len(args) == len(self.types)
                 and all(a in type_of and is_a(type_of[a], t) for a, t in zip(args, self.types, strict=True))

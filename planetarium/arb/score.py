@@ -28,7 +28,7 @@ from ..jsonl import JsonLineError, decode, numbered_lines
 from ..limits import Clock, Deadline, Stopwatch
 from .answers import Reading, answer_section, arb_keyword, read_value
 from .catalog import BUILTIN, Catalog
-from .instance import InstanceError, instance_for
+from .instance import Instance, InstanceError, instance_for
 from .questions import Question, QuestionNotUnderstood, parse_question
 from .records import ArbDataError, ArbRecord
 from .truth import Truth, asp, recompute
@@ -78,7 +78,8 @@ def _base(record: ArbRecord, question: Question | None) -> dict[str, Any]:
             "layout": record.layout}
 
 
-def _label_check(question: Question, truth: Truth, instance, record: ArbRecord) -> dict[str, Any]:
+def _label_check(question: Question, truth: Truth, instance: Instance,
+                 record: ArbRecord) -> dict[str, Any]:
     label = read_value(question, instance, record.answer, lines=False, use_fallback=False)
     if not truth.decided or label.status != "read":
         reason = (truth.reason if not truth.decided

@@ -14,6 +14,7 @@ Literals are ``(positive, atom)``; actions ``(name, args)``; both print in ARB's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,7 +91,8 @@ class _Evaluator:
         return read_list(self.lexicon, kind, text.strip().rstrip("."),
                          allow_unread=allow_unread)
 
-    def _unique(self, items: tuple[Item, ...], what: str, resolve=None) -> list:
+    def _unique(self, items: tuple[Item, ...], what: str,
+                resolve: Callable[[int, frozenset], frozenset] | None = None) -> list:
         out = []
         for index, item in enumerate(items):
             if not item.meanings:
@@ -264,7 +266,7 @@ class _Evaluator:
                 sorted(asp(m) for m in item.meanings)) + ", which differ in this state")
         return True, "every listed property holds", where
 
-    def _no_change(self, state: State):
+    def _no_change(self, state: State) -> tuple[bool, str, dict]:
         previous = self.previous
         kinds = self._record_kinds()
         fluents = FluentSet("pos_neg", kinds)
@@ -419,7 +421,7 @@ class _Evaluator:
         known = len(reading.items) == 1 and bool(reading.items[0].meanings)
         return known, f"{self.q.action!r} is {'' if known else 'not '}an action of the domain", {}
 
-    def _undefined(self, kind: str, text: str):
+    def _undefined(self, kind: str, text: str) -> tuple[frozenset[str], str, dict]:
         reading = self._list(kind, text, allow_unread=True)
         if reading.ambiguous_split:
             raise _Stop("ambiguous", "the list splits in more than one way")

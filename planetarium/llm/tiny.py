@@ -13,6 +13,7 @@ import itertools
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 from ..errors import require
 from ..pddl.writer import render_problem
@@ -104,7 +105,7 @@ def pddl_corpus(seed: int = 0, n_problems: int = 40) -> list[str]:
     return texts
 
 
-def train_tokenizer(corpus: list[str]):
+def train_tokenizer(corpus: list[str]) -> Any:  # a transformers PreTrainedTokenizerFast
     """Byte-level BPE (no unknown characters) wrapped as a Gemma-like fast tokenizer."""
     tokenizers = require("tokenizers", "train")
     transformers = require("transformers", "train")
