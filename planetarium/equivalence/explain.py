@@ -30,7 +30,7 @@ live in :mod:`planetarium.equivalence.explanation` (re-exported here).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -77,6 +77,10 @@ __all__ = ["AS_WRITTEN", "CATEGORIES", "EQUIVALENT", "FORMULA", "FULLY_SPECIFIED
            "categorise", "describe", "explain", "not_parseable", "summarise"]
 
 # -- building ---------------------------------------------------------------------------------
+
+#: Named scenes of one problem: ``(scene, its atoms)``.
+Scenes = Sequence[tuple[str, Iterable[Atom]]]
+
 
 def _tag(scene: str, atoms: Iterable[Atom]) -> list[Tagged]:
     return [(scene, *a) for a in atoms]
@@ -139,7 +143,8 @@ def _goals(domain: Domain, a: Problem, b: Problem) -> tuple[_Goal, _Goal]:
     return goal_a, goal_b
 
 
-def _seeds(a: Problem, b: Problem, scenes_a, scenes_b, anchors, deadline: Deadline | None,
+def _seeds(a: Problem, b: Problem, scenes_a: Scenes, scenes_b: Scenes, anchors: frozenset[str],
+           deadline: Deadline | None,
            limit: int = 8) -> list[dict]:
     """Renamings from matchings of the graphs of ``scenes``, a few of them: embeddings of the
     smaller graph into the larger (isomorphisms when both are the same size), so an object too
@@ -177,7 +182,8 @@ class _Builder:
         self.anchors, self.deadline = anchors, deadline
         self.names_a = set(a.objects)
 
-    def search(self, objects_b, scenes_a, scenes_b, nonzero: bool, seeds=(),
+    def search(self, objects_b: Iterable[str], scenes_a: Scenes, scenes_b: Scenes, nonzero: bool,
+               seeds: Iterable[Mapping[str, str]] = (),
                weights: Mapping[str, int] | None = None) -> Renaming:
         a, b = self.a, self.b
         keep = set(objects_b)
@@ -213,7 +219,8 @@ def _sorted(atoms: Iterable[Atom], first: Iterable[Atom] = ()) -> tuple[str, ...
                  for x in sorted(atoms, key=lambda x: (x not in first, len(x), x)))
 
 
-def _nonzero(a: Problem, b: Problem, scenes_a, scenes_b, anchors, budget: SearchBudget) -> bool:
+def _nonzero(a: Problem, b: Problem, scenes_a: Scenes, scenes_b: Scenes, anchors: frozenset[str],
+             budget: SearchBudget) -> bool:
     """Whether no renaming makes these scenes equal (so every renaming has a difference)."""
     if sorted(a.object_types) != sorted(b.object_types):
         return False  # unequal objects: a renaming may still match every fact
@@ -391,7 +398,8 @@ def apply_explanation(domain: Domain, prediction: Problem,
         fresh[gt_object] = name
     gt_names = set(e.renaming.values()) | set(e.objects.missing)
 
-    def translate(mapping: Mapping[str, str], leftovers: Mapping[str, str] | None = None):
+    def translate(mapping: Mapping[str, str],
+                  leftovers: Mapping[str, str] | None = None) -> Callable[[str], Atom]:
         # A ground-truth object the init renaming left over may be matched by the goal
         # renaming (placeholder mode): the mapping wins over the fresh object.
         inverse = fresh | {g: p for p, g in mapping.items()}
@@ -402,7 +410,7 @@ def apply_explanation(domain: Domain, prediction: Problem,
             return (atom[0], *(inverse[x] if x in gt_names else _own(x) for x in atom[1:]))
         return one
 
-    def undo(base: frozenset[Atom], diff: Differences, one) -> frozenset[Atom]:
+    def undo(base: frozenset[Atom], diff: Differences, one: Callable[[str], Atom]) -> frozenset[Atom]:
         extra = {one(x) for x in diff.extra}
         missing = {one(x) for x in diff.missing}
         if not extra <= base or missing & base:

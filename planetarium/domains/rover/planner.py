@@ -202,8 +202,9 @@ def solve(domain: Domain, problem: Problem, deadline: Deadline | None) -> Plan |
     return None
 
 
-def _plan(world: _Map, items, needs, members, start: str, chain, have0: frozenset,
-          ends: set[str]) -> Plan:
+def _plan(world: _Map, items: list[tuple[str, tuple[str, ...]]],
+          needs: dict[tuple[str, tuple[str, ...]], bool], members: dict[int, set[str]], start: str,
+          chain: list[tuple], have0: frozenset, ends: set[str]) -> Plan:
     """Walk the chosen components, gathering and relaying data greedily, then park."""
     plan: Plan = []
     here = start
