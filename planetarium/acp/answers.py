@@ -25,8 +25,8 @@ the scorers grade it 0 with the parse error as the reason.  The grammar is built
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 

@@ -53,6 +53,8 @@ class Instance:
     def _admits(self, kind: str, meaning: Meaning) -> bool:
         if kind == "fluent":
             return meaning[1] in self.world.fluents
+        # Ignored: a meaning that is not a fluent's is an action's (name, args); the kind says
+        # so, not the type (Literal | Step).
         return self.world.is_action(meaning)  # type: ignore[arg-type]
 
     def _fill(self, kind: str, name: str, position: int) -> tuple[str, ...]:

@@ -406,6 +406,8 @@ def _wordings(spec: Spec, positive: bool) -> list[str]:
 
 
 def _expand(kind: str, name: str, entry: Entry) -> list[Phrase]:
+    # Ignored below: an entry that is no tuple of cases is a Spec, which mypy cannot tell from
+    # the first item (tuple[str, str] and tuple[Case, ...] are both tuples).
     cases = entry if isinstance(entry, tuple) and entry and isinstance(entry[0], Case) \
         else (Case(0, None, entry),)  # type: ignore[arg-type]
     found = []

@@ -24,7 +24,7 @@ otherwise it is the best found (``optimal=False``).
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -125,9 +125,9 @@ class _Search:
 
     # -- seeds and local search --------------------------------------------------------------
     def complete(self, partial: Mapping[str, str]) -> dict[str, str]:
-        """``partial`` extended to a bijection per type, leftovers paired in declaration order
-        (anchored names with their own; linear for the thousands of objects hostile answers
-        may declare)."""
+        """``partial`` extended to a bijection per type that every anchor allows, leftovers
+        paired in declaration order (linear for the thousands of objects hostile answers may
+        declare); :class:`_NoCompletion` when ``partial`` left an anchor no partner."""
         m: dict[str, str] = {}
         for t, bs in self.b.by_type.items():
             targets = self.a.by_type[t]
@@ -137,17 +137,31 @@ class _Search:
                 if g is not None and g in allowed_targets and g not in used and self.allowed(p, g):
                     m[p] = g
                     used.add(g)
-            rest = deque(g for g in targets if g not in used)
-            for p in bs:
-                if p in m:
-                    continue
-                for _ in range(len(rest)):  # rotate past targets an anchor forbids
-                    target = rest.popleft()
-                    if self.allowed(p, target):
-                        break
-                    rest.append(target)
-                m[p] = target
+            self._pair([p for p in bs if p not in m], [g for g in targets if g not in used], m)
         return m
+
+    def _pair(self, ps: list[str], gs: list[str], m: dict[str, str]) -> None:
+        """Pair ``ps`` with as many ``gs`` into ``m``: anchored names first (a name on both sides
+        with itself, any other with a ghost), then the rest in order, which any pairing allows."""
+        taken: set[str] = set()
+        for p in ps:
+            if p in self.fixed:
+                m[p] = self.fixed[p]
+                taken.add(m[p])
+        ghost_gs = [g for g in gs if isinstance(g, _Ghost)]
+        ghost_ps = [p for p in ps if isinstance(p, _Ghost)]
+        anchored_ps = [p for p in ps if p not in m and p in self.anchors and not isinstance(p, _Ghost)]
+        anchored_gs = [g for g in gs
+                       if g not in taken and g in self.anchors and not isinstance(g, _Ghost)]
+        if len(anchored_ps) > len(ghost_gs) or len(anchored_gs) > len(ghost_ps):
+            raise _NoCompletion
+        for p, g in [*zip(anchored_ps, ghost_gs, strict=False), *zip(ghost_ps, anchored_gs, strict=False)]:
+            m[p] = g
+            taken.add(g)
+        rest = iter([g for g in gs if g not in taken])
+        for p in ps:
+            if p not in m:
+                m[p] = next(rest)
 
     def improve(self, m: dict[str, str]) -> dict[str, str]:
         """Swap two objects' images while that removes differences (hill climbing)."""
@@ -242,7 +256,10 @@ class _Search:
             if depth == len(order):
                 cost = self.size - 2 * matched
                 if cost < best_cost:
-                    best, best_cost = self.complete(m), cost
+                    try:
+                        best, best_cost = self.complete(m), cost
+                    except _NoCompletion:  # these choices left an anchor without a partner
+                        pass
                 return
             p, t = order[depth]
             first = best.get(p)
@@ -289,6 +306,11 @@ class _Search:
 
 class _OutOfTime(Exception):
     """The node budget or the deadline ran out: keep the best renaming found."""
+
+
+class _NoCompletion(Exception):
+    """A partial renaming that no renaming the anchors allow extends (a search branch that
+    gave an anchor's only possible partners away)."""
 
 
 def _rename(atom: Tagged, m: Mapping[str, str]) -> Tagged:

@@ -50,10 +50,10 @@ from ..limits import check_deadline
 from ..pddl.domain import Atom, DomainDef, parse_domain, parse_typed_list
 from ..pddl.problem import Problem, read_problem
 from ..pddl.sexpr import SList, read_sexprs
+from ..strips.grounding import fits_type
 
 #: A node of the exact reader's S-expressions: a symbol or a list.
 Node = SList | str
-from ..strips.grounding import fits_type
 
 _PREFIX = "adl-"  # of the helper predicates and type (module docstring)
 _DISTINCT = _PREFIX + "distinct"
