@@ -29,8 +29,16 @@ from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-#: Branch-and-bound nodes tried before settling for the best renaming found.
-MAX_NODES = 5_000
+#: Branch-and-bound nodes (one object tried in one place) before settling for the best
+#: renaming found.
+MAX_NODES = 20_000
+#: Swaps the hill climbing tries (over all seeds) before settling for what it has: with the
+#: node budget, a bound on the work that does not grow with the time limit, so a hostile answer
+#: with thousands of objects is explained in about a second, best effort (``optimal=False``).
+MAX_SWAPS = 20_000
+#: Prediction objects the branch and bound assigns on one path (it recurses once per object):
+#: deeper, it settles for the best renaming found, as past MAX_NODES.
+MAX_DEPTH = 400
 
 #: A tagged atom: ``(scene, predicate, arg, ...)``.
 Tagged = tuple[str, ...]
@@ -91,13 +99,14 @@ def _key(atom: Tagged) -> tuple[str, str]:
 
 class _Search:
     def __init__(self, a: _Problem, b: _Problem, anchors: frozenset[str], deadline: float | None,
-                 max_nodes: int, weights: Mapping[str, int]) -> None:
+                 max_nodes: int, weights: Mapping[str, int], max_swaps: int = MAX_SWAPS) -> None:
         self.a, self.b = a, b
         self.weights = weights
         self.fixed = {o: o for o in anchors if o in b.touching and o in a.touching}
         # An anchored name on one side only has no counterpart: pair it with a ghost.
         self.type_of_b = {o: t for t, objs in b.by_type.items() for o in objs}
         self.deadline, self.max_nodes, self.nodes = deadline, max_nodes, 0
+        self.max_swaps, self.swaps = max_swaps, 0
         self.anchors = anchors
         self.size = sum(map(self.w, a.atoms)) + sum(map(self.w, b.atoms))
 
@@ -148,14 +157,25 @@ class _Search:
         return m
 
     def improve(self, m: dict[str, str]) -> dict[str, str]:
-        """Swap two objects' images while that removes differences (hill climbing)."""
+        """Swap two objects' images while that removes differences (hill climbing).
+
+        Only swaps that move an image in some fact can match a fact (one of ``p``, ``q`` maps
+        to a ground-truth object in some fact), so a pass costs (such objects) x (objects),
+        not objects squared: a hostile answer with thousands of objects against a small
+        ground truth is improved in time linear in its size."""
         improved = True
         while improved:
             improved = False
             for bs in self.b.by_type.values():
-                for i, p in enumerate(bs):
-                    for q in bs[i + 1:]:
+                live = [p for p in bs if self.a.touching[m[p]]]
+                for p in live:
+                    for q in bs:
+                        if q == p or (self.a.touching[m[q]] and str(q) < str(p)):
+                            continue  # a pair of two live objects is tried once
                         self.tick()
+                        self.swaps += 1
+                        if self.swaps > self.max_swaps:
+                            return m
                         if self.swap_gain(m, p, q) > 0:
                             m[p], m[q] = m[q], m[p]
                             improved = True
@@ -231,23 +251,45 @@ class _Search:
             for x in done_a:
                 avail_a[_key(x)] += 1
 
+        # Ground-truth objects in no fact (ghosts included) and not anchored are
+        # interchangeable: a branch tries one of them (the next unused one), not each.
+        special = {t: [g for g in objs if self.a.touching[g] or g in self.anchors]
+                   for t, objs in self.a.by_type.items()}
+        plain = {t: [g for g in reversed(objs) if not (self.a.touching[g] or g in self.anchors)]
+                 for t, objs in self.a.by_type.items()}
+        open_special = Counter({t: len(objs) for t, objs in special.items()})
+        # Once every type still to assign has only such objects left, no fact can match any
+        # more: the assignment so far is a leaf.
+        types_after = [frozenset[str]()]
+        for _, t in reversed(order):
+            types_after.append(types_after[-1] | {t})
+        types_after.reverse()
+
         def visit(depth: int, matched: int) -> None:
             if state["cost"] <= floor:
                 return
-            self.tick()
-            if self.nodes > limit:
+            if depth > MAX_DEPTH:
                 raise _OutOfTime
-            if depth == len(order):
+            if not any(open_special[t] for t in types_after[depth]):
                 cost = self.size - 2 * matched
                 if cost < state["cost"]:
                     state["best"], state["cost"] = self.complete(m), cost
                 return
             p, t = order[depth]
             first = state["best"].get(p)
-            candidates = sorted(self.a.by_type[t], key=lambda g: (g != first, str(g)))
-            for g in candidates:
-                if g in used or not self.allowed(p, g):
+            candidates = sorted((g for g in special[t] if g not in used),
+                                key=lambda g: (g != first, str(g)))
+            tries = [(g, False) for g in candidates] + [(g, True) for g in plain[t][-1:]]
+            for g, is_plain in tries:
+                if not self.allowed(p, g):
                     continue
+                self.tick()  # a node is one object tried in one place
+                if self.nodes > limit:
+                    raise _OutOfTime
+                if is_plain:
+                    plain[t].pop()
+                else:
+                    open_special[t] -= 1
                 m[p] = g
                 used.add(g)
                 gained, done_b, done_a = assign(p, g)
@@ -256,6 +298,10 @@ class _Search:
                 undo(p, g, done_b, done_a)
                 used.discard(g)
                 del m[p]
+                if is_plain:
+                    plain[t].append(g)
+                else:
+                    open_special[t] += 1
 
         try:
             visit(0, matched)
