@@ -1,8 +1,11 @@
 """The viewer's pages: a filterable index of items and one page per item.
 
 Every string from a run (descriptions, answers, reasons, object names, explanation fields) goes
-through :func:`markup.element`, which escapes it; pages carry a content security policy that
-forbids loading anything, so they open from disk and never touch the network.
+through :func:`markup.element`, which escapes it and shows bidirectional controls as markers;
+model text runs in its own direction (``dir="auto"``, ``<bdi>``).  Pages carry a content
+security policy that forbids loading anything but the viewer's own stylesheet and script
+(files beside them: no inline script, style or event handler, and the policy forbids those),
+so they open from disk and never touch the network.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .assets import CONTENT_SECURITY_POLICY, CSS, JS
+from .assets import CONTENT_SECURITY_POLICY, CSS, JS, SCRIPT, STYLESHEET
 from .load import MAIN_MODE, MODES, Answer, Item, Runs
 from .markup import element as e
+from .markup import isolated
 from .scenes import EXTRA, MARK_COLOUR, MISSING, Drawing, Scene, draw, fact_text
 from .states import build_states
 
@@ -31,17 +35,18 @@ def join(parts: Iterable[str]) -> str:
     return "".join(parts)
 
 
-def page(title: str, body: str, n_runs: int, script: bool = False) -> str:
+def page(title: str, body: str, n_runs: int, script: bool = False, root: str = "") -> str:
+    """A whole page; ``root``: the path from it to the viewer's folder (``"../"`` for items),
+    where the stylesheet and the script are."""
     head = (
         '<meta charset="utf-8">'
         + e("meta", {"http-equiv": "Content-Security-Policy", "content": CONTENT_SECURITY_POLICY})
         + '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        + e("title", text=title) + e("style", None, CSS)
+        + e("title", text=title) + e("link", {"rel": "stylesheet", "href": root + STYLESHEET})
     )
-    tail = e("script", None, JS) if script else ""
+    tail = e("script", {"src": root + SCRIPT}) if script else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head>" + head + "</head>"
-            + e("body", {"data-runs": n_runs, "style": f"--n-runs: {n_runs}"}, body, tail)
-            + "</html>\n")
+            + e("body", {"data-runs": n_runs}, body, tail) + "</html>\n")
 
 
 def item_file(index: int, item: Item) -> str:
@@ -157,14 +162,14 @@ def item_page(runs: Runs, index: int) -> str:
         e("nav", None, " · ".join(nav)) + e("h1", None, text=f"Item {item.id}")
         + e("dl", {"class": "meta"}, join(e("dt", None, text=k) + e("dd", None, text=v)
                                           for k, v in meta))
-        + e("h2", None, text="Description") + e("p", {"class": "description"},
+        + e("h2", None, text="Description") + e("p", {"class": "description", "dir": "auto"},
                                                 text=str(row.get("natural_language", "")))
         + _legend()
         + e("div", {"class": "runs"}, columns)
         + e("h2", None, text="Ground truth") + e("pre", {"id": "ground-truth"},
                                                  text=str(row.get("problem_pddl", "")))
     )
-    return page(f"Item {item.id}", body, len(runs.labels))
+    return page(f"Item {item.id}", body, len(runs.labels), root="../")
 
 
 def _legend() -> str:
@@ -199,7 +204,7 @@ def _run_column(label: str, item: Item, answer: Answer | None) -> str:
         e("h3", None, text="Verdicts"), _verdicts(answer),
         e("h3", None, text="The model's answer"),
         e("p", {"class": "muted"}, text="; ".join(notes)) if notes else "",
-        e("pre", {"class": "answer"}, text=shown), cut,
+        e("pre", {"class": "answer", "dir": "auto"}, text=shown), cut,
     )
 
 
@@ -268,12 +273,16 @@ def _explanation(found: dict[str, Any] | None) -> str:
     for key, title in (("renaming", "renamed (answer → ground truth): "),
                        ("goal_renaming", "renamed in the goal: ")):
         renaming = found.get(key)
-        pairs = ", ".join(f"{k} → {v}" for k, v in sorted(renaming.items(), key=str) if k != v
+        pairs = ", ".join(isolated(str(k)) + " → " + isolated(str(v))
+                          for k, v in sorted(renaming.items(), key=str) if k != v
                           ) if isinstance(renaming, dict) else ""
         if pairs:
-            parts.append(e("p", None, e("b", None, text=title), text=pairs))
-    for part, title in (("objects", "Objects"), ("init", "Initial state"), ("goal", "Goal"),
-                        ("goal_false", "Goal facts that must be false")):
+            parts.append(e("p", None, e("b", None, text=title), pairs))
+    written = found.get("goal_basis") == "as-written"
+    for part, title in (("objects", "Objects"), ("init", "Initial state"),
+                        ("goal", "Goal as written" if written else "Goal"),
+                        ("goal_false", "Goal as written, negated literals (not …)" if written
+                         else "Goal facts that must be false")):
         section = found.get(part)
         if not isinstance(section, dict):
             continue
@@ -325,7 +334,8 @@ def _figure(scene: Scene) -> str:
 
 
 def write_viewer(runs: Runs, out: str | Path) -> Path:
-    """Write ``index.html`` and ``items/*.html`` under ``out``; return the index's path."""
+    """Write ``index.html``, ``items/*.html`` and the stylesheet and script they link under
+    ``out``; return the index's path."""
     out = Path(out)
     (out / "items").mkdir(parents=True, exist_ok=True)
     for stale in (out / "items").glob("[0-9][0-9][0-9][0-9][0-9]-*.html"):  # an earlier build's
@@ -333,6 +343,8 @@ def write_viewer(runs: Runs, out: str | Path) -> Path:
     for index in range(len(runs.items)):
         (out / item_file(index, runs.items[index])).write_text(item_page(runs, index),
                                                                encoding="utf-8")
+    (out / STYLESHEET).write_text(CSS, encoding="utf-8")
+    (out / SCRIPT).write_text(JS, encoding="utf-8")
     index_path = out / "index.html"
     index_path.write_text(index_page(runs), encoding="utf-8")
     return index_path
