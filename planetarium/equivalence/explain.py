@@ -4,11 +4,20 @@ An :class:`Explanation` names the renaming of the prediction's objects into the 
 (:mod:`planetarium.equivalence.renaming`: the fewest differences — initial-state differences
 counted first, so a goal difference never hides behind a renaming that breaks a matching
 initial state — proven optimal when a bounded search can), and under it the differences:
-objects with no counterpart, initial facts, and facts of the *fully specified* goal (the goal
-the grader compares; for an unsolvable prediction, which has none, its goal as written).
+objects with no counterpart, initial facts, and goal literals.  The goal differences are those
+of the goals *as written* where that lists no more of them than the *fully specified* goals
+(the goals the grader compares) and its repair is still a certificate (checked by the grader's
+own comparison), else of the fully specified goals (for an unsolvable prediction, which has
+none, always as written).  So what an answer wrote wrong is named as it wrote it — a negative
+literal as ``(not ...)`` — rather than as the facts its goal only implies.  Neither side lists
+a goal literal its own initial state decides (a fact true in every reachable state, e.g. a
+static fact, or a static fact's negation that the initial state lacks): a difference there is
+an initial-state difference, listed once, under ``init``.
+
 Atoms are written in the ground truth's names; an object of the prediction with no
-counterpart keeps its own name, prefixed ``pred:`` where that name is also a ground-truth
-object's (``:`` cannot occur in a PDDL name, so the prefix is unambiguous).
+counterpart keeps its own name, unless a ground-truth object has that name too: then it is
+written ``pred:NAME`` (``pred:pred:NAME``... while that is taken too) and ``extra_as`` records
+it, so every name is exactly one object's, whatever characters the reader accepted in names.
 
 Modes say what was compared:
 
@@ -26,6 +35,11 @@ generated wrong answers, bench/bench_explain.py on thousands).  An unsolvable pr
 gets the reason: a goal fact that no reachable state holds, with its certificate (delete
 relaxation or an h^2 mutex), when one of those proves it.  The data model, categories and text
 live in :mod:`planetarium.equivalence.explanation` (re-exported here).
+
+Cost follows difficulty: the renaming search is bounded in work (``renaming.MAX_SWAPS``,
+``MAX_NODES``), not only by the time limit, so an obvious "no" (thousands of objects against a
+handful) is explained in about a second — complete (a certificate), its renaming marked best
+effort where not proven — instead of spending the whole limit.
 """
 
 from __future__ import annotations

@@ -140,10 +140,11 @@ class _Search:
             targets = self.a.by_type[t]
             allowed_targets, used = set(targets), set()
             for p in bs:
-                g = partial.get(p)
-                if g is not None and g in allowed_targets and g not in used and self.allowed(p, g):
-                    m[p] = g
-                    used.add(g)
+                wanted = partial.get(p)
+                if wanted is not None and wanted in allowed_targets and wanted not in used and (
+                        self.allowed(p, wanted)):
+                    m[p] = wanted
+                    used.add(wanted)
             rest = deque(g for g in targets if g not in used)
             for p in bs:
                 if p in m:
@@ -218,7 +219,7 @@ class _Search:
         keys = set(undet_b) | set(avail_a)
         m: dict[str, str] = {}
         used: set[str] = set()
-        state = {"best": dict(best), "cost": best_cost}
+        state = _Incumbent(dict(best), best_cost)
         limit = self.nodes + self.max_nodes
 
         def bound(matched: int) -> int:
@@ -266,17 +267,17 @@ class _Search:
         types_after.reverse()
 
         def visit(depth: int, matched: int) -> None:
-            if state["cost"] <= floor:
+            if state.cost <= floor:
                 return
             if depth > MAX_DEPTH:
                 raise _OutOfTime
             if not any(open_special[t] for t in types_after[depth]):
                 cost = self.size - 2 * matched
-                if cost < state["cost"]:
-                    state["best"], state["cost"] = self.complete(m), cost
+                if cost < state.cost:
+                    state.best, state.cost = self.complete(m), cost
                 return
             p, t = order[depth]
-            first = state["best"].get(p)
+            first = state.best.get(p)
             candidates = sorted((g for g in special[t] if g not in used),
                                 key=lambda g: (g != first, str(g)))
             tries = [(g, False) for g in candidates] + [(g, True) for g in plain[t][-1:]]
@@ -293,7 +294,7 @@ class _Search:
                 m[p] = g
                 used.add(g)
                 gained, done_b, done_a = assign(p, g)
-                if bound(matched + gained) < state["cost"]:
+                if bound(matched + gained) < state.cost:
                     visit(depth + 1, matched + gained)
                 undo(p, g, done_b, done_a)
                 used.discard(g)
@@ -306,8 +307,8 @@ class _Search:
         try:
             visit(0, matched)
         except _OutOfTime:
-            return state["best"], state["cost"], state["cost"] <= floor
-        return state["best"], state["cost"], True
+            return state.best, state.cost, state.cost <= floor
+        return state.best, state.cost, True
 
     def _order(self) -> list[tuple[str, str]]:
         """Prediction objects in some fact, most facts first, then their neighbours (facts
@@ -329,6 +330,14 @@ class _Search:
                     seen.add(y)
                     frontier.append(y)
         return [(o, self.type_of_b[o]) for o in order]
+
+
+@dataclass
+class _Incumbent:
+    """The best renaming the branch and bound has found, and its cost."""
+
+    best: dict[str, str]
+    cost: int
 
 
 class _OutOfTime(Exception):
@@ -365,20 +374,18 @@ def best_renaming(objects_a: Sequence[str], types_a: Sequence[str], atoms_a: Ite
     search = _Search(a, b, anchors, deadline, max_nodes, weights)
     floor = _floor(a, b, nonzero, weights)
     names = {o: o for o in objects_b}
-    best, best_cost = None, None
+    best = search.complete(names)  # linear: there is a renaming however soon time runs out
+    best_cost = search.cost(best)
     try:
         for seed in [names, *seeds]:
             m = search.improve(search.complete(seed))
             cost = search.cost(m)
-            if best_cost is None or cost < best_cost:
+            if cost < best_cost:
                 best, best_cost = m, cost
             if best_cost <= floor:
                 break
         best, best_cost, optimal = search.prove(best, best_cost, floor)
     except _OutOfTime:
-        if best is None:
-            best = search.complete(names)
-            best_cost = search.cost(best)
         optimal = best_cost <= floor
     return _result(best, best_cost, optimal, search.nodes)
 

@@ -41,7 +41,8 @@ class _ViewerHandler(SimpleHTTPRequestHandler):
     def _host_allowed(self) -> bool:
         host = (self.headers.get("Host") or "").strip().lower()
         match = re.fullmatch(r"(127\.0\.0\.1|localhost)(?::(\d+))?", host)
-        return bool(match) and match.group(2) in (None, str(self.server.server_address[1]))
+        port = str(self.server.server_address[1])  # type: ignore[index]  # an (host, port) pair
+        return match is not None and match.group(2) in (None, port)
 
     def list_directory(self, path):  # type: ignore[no-untyped-def]  # the base class's signature
         self.send_error(HTTPStatus.NOT_FOUND, "no directory listings")

@@ -238,7 +238,8 @@ def _stage_cell(verdict: dict[str, Any], stage: str, field: str) -> str:
     else:  # a verdict without per-stage detail: only the settling stage has a reason
         status = str(verdict.get("status", "")) if verdict.get("stage") == stage else ""
         reason = str(verdict.get("reason") or "") if verdict.get("stage") == stage else ""
-    value = {True: "yes", False: "no"}.get(verdict.get(field))
+    value = {True: "yes", False: "no"}.get(verdict[field]) if isinstance(
+        verdict.get(field), bool) else None
     shown = value or ("skipped" if status == "skipped" else f"undecided ({status or 'not run'})")
     return e("td", None, e("b", None, text=shown),
              e("div", {"class": "reason"}, text=reason) if reason else "")
