@@ -107,6 +107,9 @@ class _Goal:
     negative: frozenset[Atom]
     basis: str
     positive_only: bool = True
+    #: Facts false in every goal state, as far as known (kept for a positive-only goal too):
+    #: only to tell which literals the other side wrote this goal implies.
+    false: frozenset[Atom] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,8 @@ def _fully_specified(domain: Domain, p: Problem) -> _Goal | None:
     if closure is None:
         return None
     negative = frozenset() if closure.positive_only else closure.negative
-    return _Goal(closure.positive, negative, FULLY_SPECIFIED, closure.positive_only)
+    return _Goal(closure.positive, negative, FULLY_SPECIFIED, closure.positive_only,
+                 closure.negative)
 
 
 def _goal(domain: Domain, p: Problem) -> _Goal:
@@ -250,13 +254,16 @@ class _Builder:
 
     def differences(self, atoms_a: frozenset[Atom], atoms_b: frozenset[Atom],
                     mapping: Mapping[str, str], written_a: frozenset[Atom] = frozenset(),
-                    written_b: frozenset[Atom] = frozenset()) -> Differences:
+                    written_b: frozenset[Atom] = frozenset(), implied_a: frozenset[Atom] = frozenset(),
+                    implied_b: frozenset[Atom] = frozenset()) -> Differences:
         """``atoms_a`` against ``atoms_b`` renamed; facts a side wrote (``written_*``, e.g. the
-        goal as written) are listed before the ones only implied."""
+        goal as written) are listed before the ones only implied, and facts the other side
+        implies (``implied_*``) are no difference."""
         rename = lambda x: (x[0], *(self.name(y, mapping) for y in x[1:]))  # noqa: E731
         renamed = {rename(x) for x in atoms_b}
-        return Differences(_sorted(set(atoms_a) - renamed, written_a),
-                           _sorted(renamed - set(atoms_a), {rename(x) for x in written_b}))
+        return Differences(
+            _sorted(set(atoms_a) - renamed - {rename(x) for x in implied_b}, written_a),
+            _sorted(renamed - set(atoms_a) - implied_a, {rename(x) for x in written_b}))
 
     def accepts(self, problem: Problem, mode: str | None = None) -> bool:
         """Whether the grader's own comparison (in ``mode``, by default the explanation's)
@@ -357,23 +364,33 @@ def _as_written(builder: _Builder, e: Explanation) -> Explanation:
     """``e`` with its goal differences itemised over the goals as written instead, when that
     lists no more of them and its repair is still a certificate (checked by the grader's own
     comparison): what the answer wrote, negative literals included, rather than facts its goal
-    only implies."""
+    only implies.  Tried first without the literals one side wrote that the other's goal
+    implies anyway (no mistake there), then with them."""
     if e.goal_basis != FULLY_SPECIFIED or not (e.goal or e.goal_false) or (
             _late(builder.deadline)):
         return e
     domain, a, b = builder.domain, builder.a, builder.b
-    written_a, written_b = _views(domain, a).written, _views(domain, b).written
+    (full_a, written_a), (full_b, written_b) = (
+        (views.full, views.written) for views in (_views(domain, a), _views(domain, b)))
     mapping = e.renaming if e.goal_renaming is None else e.goal_renaming
-    goal = builder.differences(written_a.positive, written_b.positive, mapping)
-    goal_false = builder.differences(written_a.negative, written_b.negative, mapping)
-    if len(goal) + len(goal_false) > len(e.goal) + len(e.goal_false):
-        return e
-    candidate = replace(e, goal=goal, goal_false=goal_false, goal_basis=AS_WRITTEN)
-    try:
-        repaired = apply_explanation(domain, b, candidate)
-    except CertificateError:
-        return e
-    return candidate if builder.accepts(repaired) else e
+    for pruned in (True, False):
+        none = frozenset[Atom]()
+        goal = builder.differences(written_a.positive, written_b.positive, mapping,
+                                   implied_a=full_a.positive if pruned else none,
+                                   implied_b=full_b.positive if pruned else none)
+        goal_false = builder.differences(written_a.negative, written_b.negative, mapping,
+                                         implied_a=full_a.false if pruned else none,
+                                         implied_b=full_b.false if pruned else none)
+        if len(goal) + len(goal_false) > len(e.goal) + len(e.goal_false):
+            continue
+        candidate = replace(e, goal=goal, goal_false=goal_false, goal_basis=AS_WRITTEN)
+        try:
+            repaired = apply_explanation(domain, b, candidate)
+        except CertificateError:
+            continue
+        if builder.accepts(repaired):
+            return candidate
+    return e
 
 
 def _joint(builder: _Builder, goal_a: _Goal, goal_b: _Goal, budget: SearchBudget) -> Explanation:
