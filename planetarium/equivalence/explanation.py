@@ -17,10 +17,11 @@ IDENTITY, PLACEHOLDER, STRICT_PLACEHOLDER = "identity", "placeholder", "strict-p
 NOT_EQUIVALENT, UNSOLVABLE, NOT_PARSEABLE, EQUIVALENT = (
     "not-equivalent", "unsolvable", "not-parseable", "equivalent")
 #: The goal a difference list is over: the fully specified goal, or the goal as written (where
-#: that is no longer and still a certificate, or where no goal state is reachable), or nothing
-#: itemised (a goal with ``or`` / ``exists`` / ...).  Either way without the literals the
-#: initial state alone decides (facts true in every reachable state, static facts false in
-#: it): a difference there is an initial-state difference, listed once, under ``init``.
+#: that is no longer and still a certificate — a literal the other side's goal implies is then
+#: no difference — or where no goal state is reachable), or nothing itemised (a goal with
+#: ``or`` / ``exists`` / ...).  Either way without the literals the initial state alone decides
+#: (facts true in every reachable state, static facts false in it): a difference there is an
+#: initial-state difference, listed once, under ``init``.
 FULLY_SPECIFIED, AS_WRITTEN, FORMULA = "fully-specified", "as-written", "formula"
 #: Prefix of a prediction object with no counterpart whose name a ground-truth object also has
 #: (repeated while the prefixed name is taken too; :attr:`Explanation.extra_as` says which).
@@ -120,9 +121,11 @@ def categorise(explanation: Explanation, placeholder_misuse: bool = False) -> tu
     """Error categories of an explanation, in :data:`CATEGORIES` order (several may apply).
 
     ``wrong-object-count``: objects without counterpart; ``init-differs``: initial facts differ;
-    goal facts only missing: ``goal-under-specified``, only added: ``goal-over-specified``,
+    goal literals only missing: ``goal-under-specified``, only added: ``goal-over-specified``,
     both: ``wrong-goal``; ``placeholder-misuse``: identity mode, the goal has the right
-    arrangement on the wrong objects (placeholder mode would accept it).
+    arrangement on the wrong objects (placeholder mode would accept it).  Goal differences
+    never include literals the initial state alone decides (static facts among them), so an
+    initial-state mistake is an init category only.
     """
     if explanation.kind == EQUIVALENT:
         return ()
