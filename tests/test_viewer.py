@@ -6,10 +6,12 @@ The browser half (filters, item pages, screenshots) is tests/test_viewer_browser
 
 from __future__ import annotations
 
+import http.client
 import re
 import threading
 import urllib.request
 from html import unescape
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -218,7 +220,84 @@ def test_eval_view_command(runs, tmp_path):
     assert failed.exit_code == 1 and "not graded yet" in failed.output
 
 
+#: Unicode's Bidi_Control characters (spelt out here, not taken from the code under test).
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+class _Tags(HTMLParser):
+    """Every start tag of a page with its attributes, and the text inside ``<script>``s."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.script_text = ""
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        self._in_script = tag == "script"
+
+    def handle_startendtag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.script_text += data
+
+
+def test_pages_forbid_inline_script_and_show_bidi_controls(runs, tmp_path):
+    """Script and style are files beside the pages, and the policy forbids them inline (and
+    event-handler attributes): a slip in escaping could add markup, never code.  Bidi control
+    characters from a model show as visible markers, never raw."""
+    index = build_viewer(list(runs), tmp_path / "view")
+    pages = [index, *sorted((tmp_path / "view" / "items").glob("*.html"))]
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        parsed = _Tags()
+        parsed.feed(html)
+        (policy,) = [a["content"] for t, a in parsed.tags
+                     if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+        assert "'unsafe-inline'" not in policy and "script-src 'self'" in policy, policy
+        assert "style-src 'self'" in policy and "default-src 'none'" in policy
+        assert parsed.script_text == "" and "style" not in {t for t, _ in parsed.tags}
+        for tag, attrs in parsed.tags:
+            assert not {a for a in attrs if a.startswith("on") or a == "style"}, (tag, attrs)
+            for key in ("src", "href"):
+                if attrs.get(key) and not attrs[key].startswith("#"):
+                    assert (path.parent / attrs[key]).resolve().is_file(), (path, attrs[key])
+        assert not set(html) & set(BIDI_CONTROLS), path
+    assert [t for t, a in _parsed(index).tags if t == "script"] == ["script"]
+    hostile = next(p for p in pages if "-541" in p.name).read_text(encoding="utf-8")
+    assert "oops ⟨U+202E⟩(on b1 b2)⟨U+202C⟩ ⟨U+2067⟩rtl⟨U+2069⟩" in hostile
+    assert '<pre class="answer" dir="auto">' in hostile
+
+
+def _parsed(path: Path) -> _Tags:
+    parsed = _Tags()
+    parsed.feed(path.read_text(encoding="utf-8"))
+    return parsed
+
+
+def _get(port: int, path: str, host: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    """A GET with the ``Host`` header a browser would send (or ``host``, as a rebinding page's
+    request would carry)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.putrequest("GET", path, skip_host=True)
+        connection.putheader("Host", f"127.0.0.1:{port}" if host is None else host)
+        connection.endheaders()
+        reply = connection.getresponse()
+        return reply.status, {k.lower(): v for k, v in reply.getheaders()}, reply.read()
+    finally:
+        connection.close()
+
+
 def test_serve_on_localhost_only(runs, tmp_path):
+    """--serve: 127.0.0.1 only, requests for this machine only (DNS rebinding), files only (no
+    listings), the policy as a header with no sniffing, framing or referrers."""
     build_viewer(list(runs), tmp_path)
     server = make_server(tmp_path, 0)
     host, port = server.server_address[:2]
@@ -228,6 +307,25 @@ def test_serve_on_localhost_only(runs, tmp_path):
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/index.html", timeout=10) as reply:
             assert reply.status == 200 and b"Planetarium run viewer" in reply.read()
+        status, headers, body = _get(port, "/")
+        assert status == 200 and b"Planetarium run viewer" in body
+        policy = headers["content-security-policy"]
+        assert "'unsafe-inline'" not in policy and "frame-ancestors 'none'" in policy
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == "DENY" and headers["referrer-policy"] == "no-referrer"
+        status, headers, _ = _get(port, "/viewer.js")
+        assert status == 200 and "javascript" in headers["content-type"]
+        assert _get(port, "/", f"localhost:{port}")[0] == 200
+        assert _get(port, "/", "LOCALHOST")[0] == 200
+        for rebound in ("evil.example", f"evil.example:{port}", f"127.0.0.1:{port + 1}",
+                        f"127.0.0.1.evil.example:{port}", f"localhost:{port}@evil.example", ""):
+            status, headers, body = _get(port, "/index.html", rebound)
+            assert status == 421 and b"Planetarium" not in body, rebound
+            assert headers["x-content-type-options"] == "nosniff"
+        for folder in ("/items/", "/items"):
+            status, _, body = _get(port, folder)
+            assert status in (301, 404) and b"<a href=" not in body, folder
+        assert _get(port, "/items/")[0] == 404
     finally:
         server.shutdown()
         server.server_close()

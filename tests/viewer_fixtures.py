@@ -13,9 +13,10 @@ from typing import Any
 
 from llm_fixtures import make_answered_run
 
-#: What the hostile answer tries: if any of it ran, ``window.__pwned`` would be set.
+#: What the hostile answer tries: if any of it ran, ``window.__pwned`` would be set; its bidi
+#: controls (an override, an isolate) would reorder what a reader sees if shown raw.
 HOSTILE = ('<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
-           '(define (problem oops')
+           '(define (problem oops \u202e(on b1 b2)\u202c \u2067rtl\u2069')
 
 #: Dataset rows (demo dataset, held-out test split) and how each answer differs from its truth.
 MUTATIONS: dict[str, list[tuple[str, str]]] = {
