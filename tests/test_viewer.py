@@ -11,16 +11,22 @@ import re
 import threading
 import urllib.request
 from html import unescape
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from viewer_fixtures import HOSTILE, graded_runs
+from viewer_fixtures import (
+    BIDI_CONTROLS,
+    HOSTILE,
+    graded_runs,
+    page_policy_breaches,
+    parsed_page,
+)
 
 from planetarium.cli import main
+from planetarium.presentation import pages
 from planetarium.presentation.pages import Scenes
 from planetarium.viewer import build_viewer
 from planetarium.viewer.cli import make_server
@@ -220,65 +226,53 @@ def test_eval_view_command(runs, tmp_path):
     assert failed.exit_code == 1 and "not graded yet" in failed.output
 
 
-#: Unicode's Bidi_Control characters (spelt out here, not taken from the code under test).
-BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-
-
-class _Tags(HTMLParser):
-    """Every start tag of a page with its attributes, and the text inside ``<script>``s."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-        self.script_text = ""
-        self._in_script = False
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-        self._in_script = tag == "script"
-
-    def handle_startendtag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-    def handle_endtag(self, tag):
-        self._in_script = False
-
-    def handle_data(self, data):
-        if self._in_script:
-            self.script_text += data
-
-
 def test_pages_forbid_inline_script_and_show_bidi_controls(runs, tmp_path):
     """Script and style are files beside the pages, and the policy forbids them inline (and
     event-handler attributes): a slip in escaping could add markup, never code.  Bidi control
     characters from a model show as visible markers, never raw."""
     index = build_viewer(list(runs), tmp_path / "view")
-    pages = [index, *sorted((tmp_path / "view" / "items").glob("*.html"))]
-    for path in pages:
-        html = path.read_text(encoding="utf-8")
-        parsed = _Tags()
-        parsed.feed(html)
-        (policy,) = [a["content"] for t, a in parsed.tags
-                     if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
-        assert "'unsafe-inline'" not in policy and "script-src 'self'" in policy, policy
-        assert "style-src 'self'" in policy and "default-src 'none'" in policy
-        assert parsed.script_text == "" and "style" not in {t for t, _ in parsed.tags}
-        for tag, attrs in parsed.tags:
-            assert not {a for a in attrs if a.startswith("on") or a == "style"}, (tag, attrs)
-            for key in ("src", "href"):
-                if attrs.get(key) and not attrs[key].startswith("#"):
-                    assert (path.parent / attrs[key]).resolve().is_file(), (path, attrs[key])
-        assert not set(html) & set(BIDI_CONTROLS), path
-    assert [t for t, a in _parsed(index).tags if t == "script"] == ["script"]
+    assert page_policy_breaches(tmp_path / "view") == []
+    assert [t for t, a in parsed_page(index).tags if t == "script"] == ["script"]
+    pages = sorted((tmp_path / "view" / "items").glob("*.html"))
     hostile = next(p for p in pages if "-541" in p.name).read_text(encoding="utf-8")
     assert "oops ⟨U+202E⟩(on b1 b2)⟨U+202C⟩ ⟨U+2067⟩rtl⟨U+2069⟩" in hostile
     assert '<pre class="answer" dir="auto">' in hostile
 
 
-def _parsed(path: Path) -> _Tags:
-    parsed = _Tags()
-    parsed.feed(path.read_text(encoding="utf-8"))
-    return parsed
+def _shown(text: str) -> str:
+    """``text`` as the page must show it: bidi controls as markers (spelt out here)."""
+    return "".join(f"⟨U+{ord(c):04X}⟩" if c in BIDI_CONTROLS else c for c in text)
+
+
+#: One of each section type a benchmark's pages are made of, every string the hostile answer.
+SECTIONS = (
+    pages.Text("t", HOSTILE), pages.Note(HOSTILE), pages.Code("c", HOSTILE),
+    pages.Fields("f", (("k", HOSTILE),)), pages.Grid("g", ("k", "v"), (("k", (
+        pages.Cell("v", HOSTILE),)),)), pages.Chat("p", (("user", HOSTILE),)),
+)
+
+
+@pytest.mark.parametrize("part", SECTIONS, ids=lambda part: type(part).__name__)
+def test_every_section_type_shows_model_text_as_isolated_text(part):
+    """Whatever a benchmark's page holds (ACPBench's, ARB's, an outside benchmark's), model text
+    is escaped, its bidi controls shown as markers, in an element with its own direction."""
+    from html import escape
+
+    from planetarium.viewer.html import section
+
+    html = section(part, "h3")
+    assert not set(html) & set(BIDI_CONTROLS) and "<script" not in html and "<img" not in html
+    assert f'dir="auto">{escape(_shown(HOSTILE))}<' in html, html
+
+
+def test_explanation_names_are_isolated():
+    """Renamings name model objects inline among other text: each in its own ``<bdi>``."""
+    from planetarium.viewer.html import section
+
+    html = section(pages.Explanation("e", {"kind": "not-equivalent",
+                                           "renaming": {"\u202eevil": "b1"}}), "h3")
+    assert "<bdi>⟨U+202E⟩evil</bdi> → <bdi>b1</bdi>" in html
+    assert "\u202e" not in html
 
 
 def _get(port: int, path: str, host: str | None = None) -> tuple[int, dict[str, str], bytes]:

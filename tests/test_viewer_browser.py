@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from viewer_fixtures import HOSTILE, graded_runs
+from viewer_fixtures import HOSTILE, graded_arb_run, graded_runs
 
 from planetarium.viewer import build_viewer
 
@@ -214,3 +214,21 @@ def test_served_pages_work_under_the_header_policy(browser, viewer):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_another_benchmarks_pages_run_under_the_policy(browser, tmp_path):
+    """ARB's pages (a question, a prompt chat, states, an answer's fields, the reference) under
+    the same policy: the index's filter script runs, nothing is blocked (the console stays
+    clean), the hostile answer stays text with its bidi controls shown."""
+    view = build_viewer([graded_arb_run(tmp_path)], tmp_path / "view")
+    browser.get(view.as_uri())
+    assert browser.find_element(ID, "count").text == "4 of 4 items shown"
+    assert browser.execute_script(
+        "return getComputedStyle(document.body).fontFamily").startswith("system-ui")
+    links = [a.get_attribute("href") for a in browser.find_elements(CSS, "#items td a")]
+    for link in links:
+        browser.get(link)
+        assert browser.find_elements(TAG, "h2") and browser.find_elements(CSS, "section.run")
+    assert browser.execute_script("return window.__pwned === undefined")
+    shown = browser.find_element(CSS, "section.run pre.answer").get_attribute("textContent")
+    assert "⟨U+202E⟩(on b1 b2)⟨U+202C⟩" in shown and "<script>" in shown
