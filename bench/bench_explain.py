@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = generate(load_config(args.config))
     rng.shuffle(rows)
     rows = rows[:args.rows] if args.rows else rows
-    kinds, categories = Counter(), defaultdict(Counter)
+    kinds: Counter[str] = Counter()
+    categories: defaultdict[str, Counter[str]] = defaultdict(Counter)
     checked = verified = optimal = incomplete = 0
     plain_ms, explained_ms, failures = [], [], []
     for row, how, text in answers(rows, args.per_row, rng):
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         if check.checked:
             checked += 1
             verified += check.ok
-            optimal += e.optimal
+            optimal += e is not None and e.optimal
             if not check.ok:
                 failures.append(f"{row['id']} {how}: {check.why}")
     total = sum(kinds.values())
