@@ -158,17 +158,16 @@ class ResultLog:
         from ..batch import item_key, resume_output
 
         try:
-            done = resume_output(self.path).rows
+            done = [row.key for row in resume_output(self.path).rows]
         except ValueError as err:
             raise RunDirError(f"cannot resume: {err}") from err
         if len(done) > len(ids):
             raise RunDirError(f"cannot resume: {self.path} has {len(done)} rows for "
                               f"{len(ids)} answers")
-        for number, (row, item_id) in enumerate(zip(done, ids[: len(done)], strict=True), 1):
-            if row.key != item_key({"id": item_id}):
-                raise RunDirError(f"cannot resume: {self.path}, row {number} grades {row.key}, "
-                                  f"not answer {number} (id {item_id!r}); grade again without "
-                                  "--resume")
+        for number, (key, item_id) in enumerate(zip(done, ids[: len(done)], strict=True), 1):
+            if key != item_key({"id": item_id}):
+                raise RunDirError(f"cannot resume: {self.path}, row {number} grades {key}, not "
+                                  f"answer {number} (id {item_id!r}); grade again without --resume")
         return len(done)
 
     def append(self, record: dict[str, Any]) -> None:
