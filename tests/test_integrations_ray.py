@@ -7,6 +7,9 @@ the main environment), where every test here must run; elsewhere the module skip
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,6 +101,7 @@ def test_kept_columns_ride_beside_the_result(local_ray):
     ({"options": GradeOptions(explain=True)}, "explanations do not fit"),
     ({"actors": 0}, "actors must be"),
     ({"workers_per_actor": 0}, "workers_per_actor must be"),
+    ({"workers_per_actor": 2}, "Ray has 2 CPU.s.: an actor of 2 grading process.es. would leave none"),
 ])
 def test_bad_settings_are_refused_before_anything_runs(local_ray, settings, words):
     with pytest.raises(ValueError, match=words):
@@ -118,3 +122,22 @@ def test_the_grader_keeps_its_pool_across_batches():
         assert len(processes) == 1 and grader.pool.replaced == 0
     finally:
         grader.close()
+
+
+def test_the_readme_recipe_prints_grade_batch_verdicts(local_ray, tmp_path):
+    """The README's recipe, verbatim, in a fresh interpreter from the repository root, on
+    examples/pairs.jsonl; ``RAY_ADDRESS`` points it at the running instance, as at a cluster."""
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Grading on Ray Data"):]
+    recipe = section[section.index("```python\n") + len("```python\n"):section.index("\n```\n")]
+    environ = {**os.environ, "RAY_ADDRESS": ray.get_runtime_context().gcs_address}
+    run = subprocess.run([sys.executable, "-c", recipe], cwd=root, capture_output=True,
+                         text=True, env=environ, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    printed = sorted(line.split(" ", 3)[:3] for line in run.stdout.splitlines())
+    source = tmp_path / "pairs.jsonl"
+    source.write_text((root / "examples" / "pairs.jsonl").read_text(encoding="utf-8"))
+    expected = [json.loads(line) for line in CliRunner().invoke(
+        main, ["grade", "--batch", str(source)]).stdout.splitlines()]
+    assert printed == sorted([row["id"], row["status"], str(row["correct"])] for row in expected)

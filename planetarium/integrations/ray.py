@@ -40,9 +40,10 @@ if TYPE_CHECKING:
 #: The input columns an item is made of (``grade --batch``'s keys); other columns are ignored
 #: unless kept.
 ITEM_KEYS = ("id", "gt", "pred", "is_placeholder", "anchored_objects")
-#: Rows per batch handed to an actor: large enough to keep its workers busy between batches,
-#: small enough that a batch of slow items does not hold the others back for long.
-BATCH_SIZE = 64
+#: Rows per batch handed to an actor: each batch costs Ray a scheduling round and two Arrow
+#: conversions (64 rows a batch graded 310 rows/s where 256 graded 460 on two CPUs), and a
+#: slow row holds back only its own batch.
+BATCH_SIZE = 256
 
 
 class Grader:
@@ -79,7 +80,7 @@ class Grader:
             if isinstance(outcome, Lost):
                 outcome = lost_result(outcome, self.options.timeout_s, item.get("id"))
             results[index] = outcome
-        return results  # type: ignore[return-value] - the pool answers every item
+        return results  # type: ignore[return-value]  # the pool answers every item
 
     def close(self) -> None:
         """Stop the grading processes (Ray stops them with the actor anyway)."""
@@ -94,21 +95,27 @@ def grade_dataset(dataset: ray.data.Dataset, *, options: GradeOptions | None = N
 
     Up to ``actors`` grader actors (default: the cluster's CPUs / ``workers_per_actor``), each
     reserving ``workers_per_actor`` CPUs for its pool of grading processes.  Ray starts them as
-    the work allows, from one: a fixed pool holding every CPU from the start would leave none
-    to the tasks that read the rows, and wait for them forever.  Connects to Ray
-    (``ray.init()``: ``RAY_ADDRESS`` or a local instance) when nothing is connected yet.
+    the work allows, from one: actors holding every CPU would leave none to the tasks that read
+    the rows (one CPU each), and the dataset would wait for them forever, so an actor may not
+    need every CPU either (``ValueError``).  Connects to Ray (``ray.init()``: ``RAY_ADDRESS`` or
+    a local instance) when nothing is connected yet.
     """
     ray = require("ray", "ray")
     require("ray.data", "ray")
     options, keep = check_options(options), check_keep(keep)
     if not isinstance(workers_per_actor, int) or workers_per_actor < 1:
         raise ValueError(f"workers_per_actor must be a whole number >= 1, got {workers_per_actor!r}")
-    if actors is None:
-        if not ray.is_initialized():
-            ray.init()
-        actors = max(1, int(ray.cluster_resources().get("CPU", 1)) // workers_per_actor)
-    if not isinstance(actors, int) or actors < 1:
+    if actors is not None and (not isinstance(actors, int) or actors < 1):
         raise ValueError(f"actors must be a whole number >= 1, got {actors!r}")
+    if not ray.is_initialized():
+        ray.init()
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    if workers_per_actor >= cpus:
+        raise ValueError(f"Ray has {cpus} CPU(s): an actor of {workers_per_actor} grading "
+                         "process(es) would leave none to the tasks that read the rows (start "
+                         "Ray with more, e.g. ray.init(num_cpus=...), or lower workers_per_actor)")
+    if actors is None:
+        actors = max(1, cpus // workers_per_actor)
     return dataset.map_batches(
         Grader, fn_constructor_kwargs={"options": options, "workers": workers_per_actor,
                                        "keep": keep},

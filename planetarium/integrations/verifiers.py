@@ -31,8 +31,9 @@ from typing import Any
 
 from ..errors import require
 
-vf = require("verifiers.v1", "verifiers")
+require("verifiers.v1", "verifiers")  # without it: the one line naming the extra
 
+import verifiers.v1 as vf  # noqa: E402
 from pydantic import Field, field_validator  # noqa: E402 - verifiers brings pydantic
 
 from ..adapters import common  # noqa: E402
@@ -67,7 +68,7 @@ class PlanetariumTasksetConfig(vf.TasksetConfig):
     dataset: str | None = None
     """A generated folder, its rows.jsonl, a dataset YAML (generated in memory), a local copy
     of the published Parquet files or a Hub id; None: $PLANETARIUM_DATASET, else the Hub's."""
-    split: str = common.DEFAULT_SPLIT
+    split: str | None = common.DEFAULT_SPLIT
     """Split selector, e.g. heldout:test, random:train, heldout:test+domain:gripper."""
     task: PlanetariumTaskConfig = PlanetariumTaskConfig()
 
@@ -115,7 +116,7 @@ class PlanetariumTaskset(vf.Taskset[PlanetariumTask, PlanetariumTasksetConfig]):
             yield PlanetariumTask(data, self.config.task)
 
 
-def load_environment(dataset: str | None = None, split: str = common.DEFAULT_SPLIT,
+def load_environment(dataset: str | None = None, split: str | None = common.DEFAULT_SPLIT,
                      scheme: RewardScheme | str = RewardScheme.CORRECT,
                      timeout_s: float = common.DEFAULT_TIMEOUT_S, workers: int | None = None,
                      **env: Any) -> Any:
