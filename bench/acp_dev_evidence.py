@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import argparse
 import re
-import time
 from collections import Counter, defaultdict
 
-from planetarium.acp.data import load_items
-from planetarium.acp.gen import optimal_cost, score_gen
-from planetarium.acp.gold import as_step, render_gold
+from planetarium.acp.data import as_step, load_items
+from planetarium.acp.gen import score_gen
+from planetarium.acp.gold import render_gold
+from planetarium.acp.grades import outcome
 from planetarium.acp.labelreport import check_labels, format_table, reader_lines, summarize
-from planetarium.acp.model import CLOCK, AcpTask, Budget
-from planetarium.acp.questions import described_action, question_plan
-from planetarium.strips.validate import validate_plan
+from planetarium.acp.questions import described_action, question_plan, question_task
+from planetarium.acp.score import CLOCK, SECONDS, answer_row
+from planetarium.errors import PlanetariumError
+from planetarium.limits import Deadline, Stopwatch
+from planetarium.reasoning import Planner, optimal_cost
 
 
 def _method(reason: str) -> str:
@@ -52,7 +54,7 @@ def _perturbed(item, task) -> tuple[str, str] | None:
         atom = min(a for a in task.state if a[0] in task.fluents)
         return "an atom of the current state", "(" + " ".join(atom) + ")"
     if item.task == "areach":
-        return "an applicable action", "(" + " ".join(min(task.applicable())) + ")"
+        return "an applicable action", "(" + " ".join(min(task.applicable_actions())) + ")"
     if item.task == "land":
         return "a goal atom", "(" + " ".join(min(task.problem.goal)) + ")"
     if item.task == "nexta" and item.answer["no"]:
@@ -60,12 +62,12 @@ def _perturbed(item, task) -> tuple[str, str] | None:
     return None
 
 
-def labels(data: str, budget: Budget, workers: int) -> None:
+def labels(data: str, seconds: float, workers: int) -> None:
     """The label check of the yes/no and multiple-choice questions, as tables."""
-    start = time.perf_counter()
+    watch = Stopwatch()
     items = load_items(data)
-    known, rows = check_labels(items, budget, workers)
-    elapsed = time.perf_counter() - start
+    known, rows = check_labels(items, seconds, workers=workers)
+    elapsed = watch.seconds
     print("\nlabel check: the English reader on the generative records")
     for line in reader_lines(known):
         print("  " + line)
@@ -75,11 +77,12 @@ def labels(data: str, budget: Budget, workers: int) -> None:
     print("\nper task and domain")
     print(format_table(summarize(rows, ("task", "domain")), ("task", "domain")))
     for row in rows:
-        if row["status"] in ("false", "ambiguous"):
-            print(f"  {row['status'].upper()}: {row['kind']}/{row['task']} {row['domain']} "
+        if row["verdict"] in ("false", "ambiguous") or row["bad_question"]:
+            what = "BAD QUESTION" if row["bad_question"] else row["verdict"].upper()
+            print(f"  {what}: {row['kind']}/{row['task']} {row['domain']} "
                   f"{row['id']} (label {row['label']}): {row['reason']}")
     unread = Counter(re.sub(r"'.*", "'...'", r["reason"])[:60]
-                     for r in rows if r["status"] == "unreadable")
+                     for r in rows if r["status"] == "unsupported")
     print("\nunreadable, by reason: " + "; ".join(f"{k} x{v}" for k, v in unread.most_common()))
     # "valid in this problem": every step an action of the task (our reading), or a plan?
     by_id = {(i.kind, i.task, i.id): i for i in items}
@@ -88,7 +91,7 @@ def labels(data: str, budget: Budget, workers: int) -> None:
         question = by_id[(row["kind"], row["task"], row["id"])].question
         if row["task"] != "val" or "valid in this problem" not in question:
             continue
-        if row["status"] not in ("true", "false"):
+        if row["verdict"] not in ("true", "false"):
             meanings["unread"] += 1
             continue
         outcome = row["reason"].split(": ", 2)[1]
@@ -100,7 +103,12 @@ def labels(data: str, budget: Budget, workers: int) -> None:
               str(meanings[k]) for k in ("read", "plan agrees", "all-actions agrees", "unread")))
 
 
-def generative(data: str, budget: Budget, seconds: float) -> None:
+def _score(item, response, task=None) -> tuple[str, str]:
+    grade = score_gen(item, response, Deadline.start(SECONDS, CLOCK), task=task)
+    return outcome(answer_row(item, grade, 0.0)), grade.reason
+
+
+def generative(data: str, seconds: float) -> None:
     """The generative tasks: gold, degenerate and perturbed answers, stored examples."""
     items = [i for i in load_items(data) if i.kind == "gen"]
     table: dict[str, Counter] = defaultdict(Counter)
@@ -109,26 +117,26 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
     perturbed: dict[tuple[str, str], Counter] = defaultdict(Counter)
     refuted: list[str] = []  # stored golds our certificates or searches prove wrong, with proof
     slowest = (0.0, "")
-    start = time.perf_counter()
+    watch = Stopwatch()
     for item in items:
-        task = AcpTask.from_item(item, budget)
+        task = question_task(item)
         for label, response in (("gold", render_gold(item)), ("None", "None"), ("empty", ""),
                                 ("garbage", "lorem ipsum ((")):
-            t0 = time.perf_counter()
-            verdict = score_gen(item, response, task)
-            slowest = max(slowest, (time.perf_counter() - t0, f"{item.task} {item.id} {label}"))
-            table[(item.task, label)][verdict.status] += 1
-            if label == "gold" and verdict.status == "wrong":
-                refuted.append(f"{item.task} {item.id} gold {response}: {verdict.reason}")
+            one = Stopwatch()
+            word, reason = _score(item, response, task)
+            slowest = max(slowest, (one.seconds, f"{item.task} {item.id} {label}"))
+            table[(item.task, label)][word] += 1
+            if label == "gold" and word == "wrong":
+                refuted.append(f"{item.task} {item.id} gold {response}: {reason}")
         change = _perturbed(item, task)
         if change:
-            verdict = score_gen(item, change[1], task)
-            shape = re.sub(r"\d+", "N", re.sub(r"\([^()]*\)", "(..)", verdict.reason))[:70]
-            perturbed[(item.task, change[0])][f"{verdict.status}: {shape}"] += 1
+            word, reason = _score(item, change[1], task)
+            shape = re.sub(r"\d+", "N", re.sub(r"\([^()]*\)", "(..)", reason))[:70]
+            perturbed[(item.task, change[0])][f"{word}: {shape}"] += 1
         if item.task in ("reach", "areach"):
             for text in item.answer:
-                verdict = score_gen(item, "(" + " ".join(as_step(text)) + ")", task)
-                stored[item.task][f"{verdict.status}:{_method(verdict.reason)}"] += 1
+                word, reason = _score(item, "(" + " ".join(as_step(text)) + ")", task)
+                stored[item.task][f"{word}:{_method(reason)}"] += 1
         if item.task == "land":
             for key in ("yes", "no"):
                 for text in item.answer[key]:
@@ -136,28 +144,30 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
                     if step in task.state or step in task.problem.goal:
                         stored[f"land-{key}"]["trivial"] += 1
                         continue
-                    verdict = score_gen(item, "(" + " ".join(step) + ")", task)
-                    stored[f"land-{key}"][f"{verdict.status}:{_method(verdict.reason)}"] += 1
-                    if key == "no" and verdict.status == "correct":
-                        refuted.append(f"land {item.id} stored non-landmark {text}: "
-                                       f"{verdict.reason}")
+                    word, reason = _score(item, "(" + " ".join(step) + ")", task)
+                    stored[f"land-{key}"][f"{word}:{_method(reason)}"] += 1
+                    if key == "no" and word == "correct":
+                        refuted.append(f"land {item.id} stored non-landmark {text}: {reason}")
         if item.task == "app":
-            agree["app"][task.applicable() == {as_step(a) for a in item.answer}] += 1
+            agree["app"][task.applicable_actions() == {as_step(a) for a in item.answer}] += 1
         if item.task == "prog":
-            step, _ = described_action(task, item.question)
-            effects = task.effects(step) if step else None
+            try:
+                described = described_action(task, item.question)
+                effects = task.effects(task.state, described)
+            except (PlanetariumError, ValueError):
+                effects = None
             agree["prog"][effects == ({as_step(a) for a in item.answer["pos"]},
                                       {as_step(a) for a in item.answer["neg"]})] += 1
         if item.task == "val":
-            result = validate_plan(task.domain, task.problem, question_plan(item.question))
-            agree["val"][result.step == int(item.answer)] += 1
+            failure = task.run(task.state, question_plan(item.question)).failure
+            agree["val"][failure is not None and failure.index == int(item.answer)] += 1
         if item.task == "nexta":
-            task.cache["deadline"] = CLOCK() + seconds
             try:
-                agree["nexta-opt"][optimal_cost(task) == int(item.answer["opt"])] += 1
+                cost = optimal_cost(Planner(task), Deadline.start(seconds, CLOCK))
+                agree["nexta-opt"][cost == int(item.answer["opt"])] += 1
             except Exception as err:  # noqa: BLE001 - a measurement: count, do not stop
                 agree["nexta-opt"][f"undecided ({type(err).__name__})"] += 1
-    print(f"{len(items)} questions in {time.perf_counter() - start:.1f}s; slowest single "
+    print(f"{len(items)} questions in {watch.seconds:.1f}s; slowest single "
           f"scoring {slowest[0]:.2f}s ({slowest[1]})\n")
     print(f"stored golds proved wrong ({len(refuted)}), with the proof")
     for line in refuted:
@@ -180,15 +190,14 @@ def generative(data: str, budget: Budget, seconds: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("data", nargs="?", default="/work/shared/reference/acpbench/dataset")
-    parser.add_argument("--seconds", type=float, default=Budget().seconds,
-                        help="CPU seconds of search per question")
+    parser.add_argument("--seconds", type=float, default=SECONDS,
+                        help="CPU seconds per question")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--labels-only", action="store_true")
     args = parser.parse_args()
-    budget = Budget(seconds=args.seconds)
     if not args.labels_only:
-        generative(args.data, budget, args.seconds)
-    labels(args.data, budget, args.workers)
+        generative(args.data, args.seconds)
+    labels(args.data, args.seconds, args.workers)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,13 @@ ours.  Answers were worked out by hand on these small problems (the comments say
 applicable-action lists and the progression effects are enumerated, by brute force over every
 type-consistent ground action, which is a different path from the scorers' join.
 
+It also writes ``tests/fixtures/acp-hard/<task>/test.gen.json``: questions of the classes
+ACPBench Hard's hidden test split left undecided before (issue 28.7) — landmark questions on a
+satellite problem whose plateaus hold more than 200,000 states, a progression question whose
+description names fewer objects than its action takes, next-action questions whose goal is
+unreachable (by the delete relaxation, and by parity only) — and of the other questions whose
+premise can be false.  Their expected outcomes are in :data:`HARD_EXPECTED`, with why.
+
 Run: ``python bench/acp_test_style.py [REFERENCE_DIR]``.
 """
 
@@ -22,6 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures" / "acp-test-style"
+HARD_OUT = ROOT / "tests" / "fixtures" / "acp-hard"
 GROUPS = {"app": "applicable_actions_gen", "prog": "progression_gen",
           "reach": "reachable_atom_gen", "areach": "reachable_action_gen",
           "val": "validation_gen", "just": "action_justification_gen", "land": "landmarks_gen",
@@ -356,7 +364,7 @@ def _not_eq(problem: str) -> str:
 
 def _enumerated(domain_text: str, problem_text: str, phrase_step: str | None):
     """Applicable actions by brute force, and the effects of ``phrase_step``."""
-    from planetarium.acp.adl import read_task
+    from planetarium.reasoning import read_task
     from planetarium.strips.grounding import fits_type, ground_action
 
     domain, problem = read_task(domain_text, problem_text)
@@ -413,13 +421,158 @@ def records(reference: Path) -> dict[str, list[dict]]:
     return out
 
 
-def main() -> None:
-    reference = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("/work/shared/reference/acpbench")
-    for task, rows in records(reference).items():
-        folder = OUT / task
+# --- the hard classes ---------------------------------------------------------------------------
+
+SATELLITE_INTRO = ("This domain consists of satellite(s) equipped with various instruments that "
+                   "can be switched on when the power is available. \n")
+SATELLITE_PROPS = (" The available propositions are: (pointing ?s ?d) - satellite ?s is pointing "
+                   "to ?d, (power_avail ?s) - satellite ?s has power available, (power_on ?i) - "
+                   "instrument ?i is on, (calibrated ?i) - instrument ?i is calibrated, and "
+                   "(have_image ?d ?m) - there is an image of ?d in ?m.")
+
+
+def satellite_problem(unique_mode: bool) -> str:
+    """Four satellites with two instruments each, every instrument supporting mode0-mode2 and
+    calibrated on a direction of its own (inst k on dirk), twenty directions, twelve images to
+    take (dir8-dir19).  Every instrument is off, so each satellite must switch one on, turn to
+    its calibration target, calibrate and turn again before any image: a plateau of the
+    unmet-goal count over every pointing of four satellites (20^4 = 160,000) times the
+    instruments' states.  With ``unique_mode`` a thirteenth image, of dir19 in mode3, can only
+    be taken by inst0 on sat0."""
+    objects = ("dir" + " dir".join(map(str, range(20))) + " - direction "
+               + " ".join(f"inst{k}" for k in range(8)) + " - instrument mode0 mode1 mode2 "
+               + ("mode3 " if unique_mode else "") + "- mode sat0 sat1 sat2 sat3 - satellite")
+    init = []
+    for k in range(8):
+        init += [f"(on_board inst{k} sat{k // 2})", f"(calibration_target inst{k} dir{k})"]
+        init += [f"(supports inst{k} mode{m})" for m in range(3)]
+    if unique_mode:
+        init.append("(supports inst0 mode3)")
+    for sat in range(4):
+        init += [f"(power_avail sat{sat})", f"(pointing sat{sat} dir{10 + sat})"]
+    goal = [f"(have_image dir{8 + j} mode{j % 3})" for j in range(12)]
+    if unique_mode:
+        goal.append("(have_image dir19 mode3)")
+    return (f"(define (problem satellite-4x2) (:domain satellite) (:objects {objects}) "
+            f"(:init {' '.join(init)}) (:goal (and {' '.join(goal)})))")
+
+
+SLIDE_DOMAIN = """(define (domain slide)
+    (:requirements :strips :typing)
+    (:types tile cell)
+    (:predicates (at ?t - tile ?c - cell) (blank ?c - cell) (adj ?a - cell ?b - cell))
+    (:action slide
+        :parameters (?t - tile ?from - cell ?to - cell)
+        :precondition (and (at ?t ?from) (blank ?to) (adj ?from ?to))
+        :effect (and (at ?t ?to) (blank ?from) (not (at ?t ?from)) (not (blank ?to)))))"""
+
+
+def slide_problem(tiles: list[str]) -> str:
+    """A 2x3 sliding puzzle (cells c1 c2 c3 over c4 c5 c6) with ``tiles[i]`` on cell i + 1
+    (``"-"``: the blank); the goal is t1-t5 on c1-c5.  Only half of the 720 layouts can reach
+    it (the parity of the permutation and of the blank's position is invariant), a fact that
+    neither the delete relaxation nor h^2 can see."""
+    adjacent = [(1, 2), (2, 3), (4, 5), (5, 6), (1, 4), (2, 5), (3, 6)]
+    adj = " ".join(f"(adj c{a} c{b}) (adj c{b} c{a})" for a, b in adjacent)
+    at = " ".join(f"(at {t} c{i + 1})" if t != "-" else f"(blank c{i + 1})"
+                  for i, t in enumerate(tiles))
+    goal = " ".join(f"(at t{i} c{i})" for i in range(1, 6))
+    return (f"(define (problem slide-2x3) (:domain slide) (:objects t1 t2 t3 t4 t5 - tile "
+            f"c1 c2 c3 c4 c5 c6 - cell) (:init {at} {adj}) (:goal (and {goal})))")
+
+
+#: id -> (outcome of its stored gold answer, why)
+HARD_EXPECTED = {
+    9001: ("correct", "satellite, no non-trivial landmark: every image can be taken by every "
+                      "satellite and instrument, so each fact a plan needs has another way"),
+    9002: ("correct", "satellite: only inst0 supports mode3, so it must be calibrated"),
+    9003: ("correct", "alfworld: 'goes from location loc1 to location loc2' names no receptacle; "
+                      "both go_to_location actions that fit have the same effects"),
+    9004: ("bad-question", "goldminer: the laser destroyed the gold, so (holds-gold) is not even "
+                           "delete-relaxed reachable and no action takes us closer"),
+    9005: ("bad-question", "sliding puzzle with t1 and t2 swapped: odd parity, the goal is "
+                           "unreachable, shown by exhaustive search (360 states)"),
+    9006: ("bad-question", "every action of the quoted plan is applicable: no first "
+                           "inapplicable action"),
+    9007: ("bad-question", "the described swap is not applicable: a1 does not have role r1"),
+}
+
+
+def hard_records(reference: Path) -> dict[str, list[dict]]:
+    satellite = (reference / "test-domains" / "satellite.pddl").read_text()
+    alfred = next(d for d in DOMAINS if d["name"] == "alfworld")
+    swap = next(d for d in DOMAINS if d["name"] == "swap")
+    gold_miner = (reference / "test-domains" / "gold-miner-typed.pddl").read_text()
+    lasered = """(define (problem gold-1x3-lasered)
+    (:domain gold-miner-typed)
+    (:objects f0-0f f0-1f f0-2f - loc)
+    (:init (robot-at f0-1f) (holds-laser) (clear f0-0f) (clear f0-1f) (clear f0-2f)
+        (bomb-at f0-0f) (connected f0-0f f0-1f) (connected f0-1f f0-0f)
+        (connected f0-1f f0-2f) (connected f0-2f f0-1f))
+    (:goal (holds-gold)))"""
+    records = {
+        "land": [
+            (9001, SATELLITE_INTRO + "Four satellites, two instruments each; no instrument is on."
+             + SATELLITE_PROPS, QUESTIONS["land"], {"yes": [], "no": ["(pointing sat0 dir0)"]},
+             satellite, satellite_problem(False)),
+            (9002, SATELLITE_INTRO + "Only inst0 supports mode3." + SATELLITE_PROPS,
+             QUESTIONS["land"], {"yes": ["(calibrated inst0)", "(pointing sat0 dir0)"],
+                                 "no": ["(calibrated inst1)"]},
+             satellite, satellite_problem(True)),
+        ],
+        "prog": [
+            (9003, alfred["context"], _prog_question("agent agent1 goes from location loc1 to "
+                                                     "location loc2"),
+             {"pos": ["(atlocation agent1 loc2)"], "neg": ["(atlocation agent1 loc1)"]},
+             (reference / "test-domains" / alfred["file"]).read_text(), alfred["problem"]),
+            (9007, swap["context"], _prog_question("swap role r1 of agent a1 with role r2 of "
+                                                   "agent a2"),
+             {"pos": ["(assigned a1 r2)", "(assigned a2 r1)"],
+              "neg": ["(assigned a1 r1)", "(assigned a2 r2)"]},
+             (reference / "test-domains" / swap["file"]).read_text(),
+             _not_eq(swap["problem"])),
+        ],
+        "nexta": [
+            (9004, "A robot in a 1x3 mine has fired its laser at the gold.",
+             QUESTIONS["nexta"], {"yes": ["(move f0-1f f0-2f)"], "no": [], "maybe": [],
+                                  "opt": "2"}, gold_miner, lasered),
+            (9005, "A 2x3 sliding puzzle with tiles t1-t5.", QUESTIONS["nexta"],
+             {"yes": ["(slide t3 c3 c6)"], "no": [], "maybe": [], "opt": "9"},
+             SLIDE_DOMAIN, slide_problem(["t2", "t1", "t3", "t4", "t5", "-"])),
+        ],
+        "val": [
+            (9006, swap["context"], _val_question("(swap a1 a2 r2 r3) (swap a2 a3 r2 r1)"), 0,
+             (reference / "test-domains" / swap["file"]).read_text(),
+             _not_eq(swap["problem"])),
+        ],
+    }
+    return {task: [{"id": number, "group": GROUPS[task], "context": context,
+                    "question": question, "answer": answer, "PDDL_domain": domain,
+                    "PDDL_problem": problem}
+                   for number, context, question, answer, domain, problem in rows]
+            for task, rows in records.items()}
+
+
+def _write_expected(root: Path) -> None:
+    """``expected.jsonl``: the outcome of each hard question's stored gold, and why."""
+    lines = [json.dumps({"id": number, "outcome": outcome, "why": why})
+             for number, (outcome, why) in HARD_EXPECTED.items()]
+    (root / "expected.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def _write(root: Path, tables: dict[str, list[dict]]) -> None:
+    for task, rows in tables.items():
+        folder = root / task
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "test.gen.json").write_text(json.dumps(rows, indent=1) + "\n")
         print(f"{folder / 'test.gen.json'}: {len(rows)} records")
+
+
+def main() -> None:
+    reference = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("/work/shared/reference/acpbench")
+    _write(OUT, records(reference))
+    _write(HARD_OUT, hard_records(reference))
+    _write_expected(HARD_OUT)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from planetarium.domains import get_domain
 from planetarium.errors import ResourceLimitError
+from planetarium.limits import Deadline
 from planetarium.pddl.problem import Problem
 from planetarium.pddl.writer import problem_to_pddl
 from planetarium.planning import check_solvable
@@ -82,12 +83,14 @@ def compare_generic(repeat: int) -> None:
     """Median seconds per problem of each generic planner (floor-tile is left out: UP refuses
     its action 'up', which shares a predicate's name)."""
     planners: dict[str, Callable[[str, Problem], object]] = {
-        "built-in search": lambda n, p: solve_by_search(get_domain(n).definition, p, 30.0),
+        "built-in search": lambda n, p: solve_by_search(get_domain(n).definition, p,
+                                                            Deadline.start(30.0)),
     }
     try:
         import pymimir  # noqa: F401
 
-        planners["mimir (generic_solve)"] = lambda n, p: generic_solve(get_domain(n).definition, p, 30.0)
+        planners["mimir (generic_solve)"] = lambda n, p: generic_solve(get_domain(n).definition, p,
+                                                                           Deadline.start(30.0))
     except ImportError:
         pass
     try:
@@ -132,10 +135,10 @@ def main() -> None:
             for _ in range(args.repeat):
                 problem = make(rng, size)
                 start = time.perf_counter()
-                domain.solve(problem, 10.0)
+                domain.solve(problem, Deadline.start(10.0))
                 solve_t.append(time.perf_counter() - start)
                 start = time.perf_counter()
-                result = check_solvable(domain, problem, 10.0)
+                result = check_solvable(domain, problem, Deadline.start(10.0))
                 check_t.append(time.perf_counter() - start)
                 assert result.status == "solvable", (name, size, result.reason)
             print(f"{name:<13} {size:>4}   {_ms(solve_t):>23}   {_ms(check_t):>30}")

@@ -3,8 +3,10 @@
     python bench/parser_choice.py
 
 Times, on the same generated problems, (1) a lark LALR S-expression grammar built once,
-(2) the ``pddl`` package's problem parser (built once, given the domain), and (3)
-planetarium.pddl.sexpr.read_sexprs, and prints the median milliseconds per problem.
+(2) the ``pddl`` package's problem parser (built once, given the domain), (3)
+planetarium.pddl.sexpr.read_sexprs (the exact reader: every list with its line) and (4)
+planetarium.pddl.sexpr.read_quick (the quick reader ``read_problem`` tries first: tuples, no
+line numbers), and prints the median milliseconds per problem.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import time
 
 import lark
 
-from planetarium.pddl.sexpr import read_sexprs
+from planetarium.pddl.sexpr import read_quick, read_sexprs
 from planetarium.testing import pairs
 from planetarium.testing.generators import blocksworld_problem
 
@@ -61,7 +63,8 @@ def main() -> None:
         print(f"pddl package (built once)   {median_ms(problem_parser, texts):8.3f} ms/problem")
     except Exception as err:  # the pddl package is optional here; say why it was not timed
         print(f"pddl package                 not timed: {type(err).__name__}: {err}")
-    print(f"planetarium regex reader    {median_ms(read_sexprs, texts):8.3f} ms/problem")
+    print(f"planetarium exact reader    {median_ms(read_sexprs, texts):8.3f} ms/problem")
+    print(f"planetarium quick reader    {median_ms(read_quick, texts):8.3f} ms/problem")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,16 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 
+def __getattr__(name: str) -> object:
+    """``planetarium.DOMAINS`` of the original package (domain name -> PDDL text), computed on
+    first use so ``import planetarium`` stays light."""
+    if name == "DOMAINS":
+        from .compat import domains
+
+        return domains()
+    raise AttributeError(f"module 'planetarium' has no attribute {name!r}")
+
+
 def evaluate(source_pddl_str: str, target_pddl_str: str, domain_str: str | None = None,
              is_placeholder: bool = False, check_solveable: bool = True,
              **kwargs: object) -> tuple[bool, bool, bool]:

@@ -1,38 +1,39 @@
 """Grade many pairs in parallel without letting one bad item stop or stall the batch.
 
-Each worker process grades chunks of items and reports every result as soon as it has it.  The
-parent watches the time since each worker last reported: a worker silent for longer than the
-per-item limit (plus a grace period) is killed, its current item is reported as ``timeout`` and
-the rest of its chunk is handed out again (:mod:`planetarium.pool`).  Results come back in input
-order.
+The pairs run through the one item loop (:mod:`planetarium.loop`): each gets one deadline of
+``timeout_s`` wall seconds, made where it runs; a worker silent for longer than that (plus a
+grace period) is killed, its item reported as ``timeout`` and the rest of its chunk handed out
+again.  Results come back in input order.
 
 Workers die with the parent: on Linux the kernel kills them when it exits (``PR_SET_PDEATHSIG``),
 and everywhere a worker waiting for work notices that its parent is gone within a second.  A
 killed batch therefore leaves nothing behind, and :func:`resume_output` with :func:`skip_done`
 lets a rerun skip exactly the items its partial output already holds (rows are in input order).
-Workers start only as work needs them, at most :func:`max_workers`.
+Workers start only as work needs them, at most :func:`max_workers`.  Each worker reads a ground
+truth once (the process's memo, :mod:`planetarium.grading.truths`), however many pairs share it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import sys
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from .grading import GradeOptions, GradeResult, Stage, Status, grade
+from .grading import GradeOptions, GradeResult, Stage, Status, grade, prepared_truth
 from .jsonl import JsonLineError, decode, numbered_lines
-from .pool import Lost, LostKind, WorkerPool, usable_cpus
+from .limits import Deadline, collector_paused, deadline_for
+from .loop import GRACE_S, MAX_WORKERS, ItemLoop, max_workers
+from .pool import Lost, LostKind
 
-#: Seconds a worker may overrun the per-item limit before it is killed.  Grading honours its
-#: limit in process (planetarium.limits), so this only catches a call stuck where no deadline is
-#: looked at; one second keeps every row within the limit plus one second.
-GRACE_S = 1.0
-#: The most worker processes, whatever ``workers`` asks for (see :func:`max_workers`).
-MAX_WORKERS = 64
+__all__ = ["GRACE_S", "MAX_WORKERS", "BadItem", "grade_batch", "grade_item", "grading_loop",
+           "item_key", "lost_result", "max_workers", "read_items", "resume_output", "skip_done"]
 
 
 @dataclass(frozen=True)
@@ -43,29 +44,94 @@ class BadItem:
     id: Any = None
 
 
-def read_items(path: str | Path) -> Iterator[dict | BadItem]:
-    """The items of a JSONL file (``-``: standard input), one per non-blank line.
+@dataclass(frozen=True)
+class InputLine:
+    """One item of a batch file, its line number and the SHA-256 of its line (stripped of
+    surrounding white space), which its result row records as ``input_sha256``."""
+
+    item: dict | BadItem
+    number: int
+    digest: str
+
+
+def read_lines(path: str | Path) -> Iterator[InputLine]:
+    """The items of a JSONL file (``-``: standard input), one per non-blank line, with their
+    line numbers and digests.
 
     A line that is not a JSON object — invalid JSON, a list, nesting too deep for the JSON
     decoder, a number too long for Python's int — becomes a :class:`BadItem` naming its line
-    number, so the batch goes on.  A line over :data:`~planetarium.jsonl.MAX_LINE_BYTES` ends
-    the reading with a :class:`~planetarium.jsonl.JsonLineError` (no end of line in sight).
+    number, so the batch goes on.  Lines end at LF, CRLF or a lone CR, and a UTF-8 byte order
+    mark is ignored (:func:`~planetarium.jsonl.numbered_lines`).  A line over
+    :data:`~planetarium.jsonl.MAX_LINE_BYTES` ends the reading with a
+    :class:`~planetarium.jsonl.JsonLineError` (no end of line in sight).
     """
     name = "standard input" if str(path) == "-" else str(path)
     stream = sys.stdin.buffer if str(path) == "-" else open(path, "rb")
     with stream:
         for number, line in numbered_lines(stream, name):
+            digest = hashlib.sha256(line.strip()).hexdigest()
             try:
                 item = decode(line)
             except JsonLineError as err:
-                yield BadItem(f"line {number}: {err}")
+                yield InputLine(BadItem(f"line {number}: {err}"), number, digest)
                 continue
-            yield item if isinstance(item, dict) else BadItem(
-                f"line {number}: expected a JSON object, got {type(item).__name__}")
+            yield InputLine(item if isinstance(item, dict) else BadItem(
+                f"line {number}: expected a JSON object, got {type(item).__name__}"), number, digest)
 
 
-def resume_output(path: str | Path) -> list[str | None]:
-    """The id keys (see :func:`item_key`) of the rows already in a partial output, in order.
+def read_items(path: str | Path) -> Iterator[dict | BadItem]:
+    """The items of a JSONL file, as :func:`read_lines` reads them."""
+    return (line.item for line in read_lines(path))
+
+
+def recording_digests(lines: Iterable[InputLine], digests: deque[str]
+                      ) -> Iterator[dict | BadItem]:
+    """The items of ``lines``, each one's digest appended to ``digests`` as it is read: results
+    come back in input order, so the k-th result takes the k-th digest."""
+    for line in lines:
+        digests.append(line.digest)
+        yield line.item
+
+
+class DoneRow(NamedTuple):
+    """What resuming checks of a row already written: its item's id key (see
+    :func:`item_key`) and ``input_sha256`` (``None`` in rows written before rows had one)."""
+
+    key: str | None
+    digest: str | None
+
+
+@dataclass
+class Tally:
+    """Counts over result rows: what a batch's summary and exit status are made of."""
+
+    rows: int = 0
+    parseable: int = 0
+    solvable: int = 0
+    equivalent: int = 0
+    correct: int = 0
+    statuses: Counter[Status] = field(default_factory=Counter)
+
+    def add(self, row: dict[str, Any]) -> None:
+        """Count one row (:meth:`GradeResult.to_dict` form, or read back from a file)."""
+        self.rows += 1
+        self.parseable += row.get("parseable") is True
+        self.solvable += row.get("solvable") is True
+        self.equivalent += row.get("equivalent") is True
+        self.correct += row.get("correct") is True
+        self.statuses[Status(row["status"])] += 1
+
+
+@dataclass
+class PartialOutput:
+    """The rows a batch's output already holds (in input order) and their counts."""
+
+    rows: list[DoneRow] = field(default_factory=list)
+    tally: Tally = field(default_factory=Tally)
+
+
+def resume_output(path: str | Path) -> PartialOutput:
+    """The rows already in a partial output, for :func:`skip_done`, and their :class:`Tally`.
 
     Rows are written in input order, so the k-th row answers the k-th item: resuming skips
     exactly as many items as there are rows, whatever their ids (missing, repeated, bad lines).
@@ -73,45 +139,65 @@ def resume_output(path: str | Path) -> list[str | None]:
     again).  Lines that are not result rows are an error: that file is not this command's output.
     """
     path = Path(path)
+    done = PartialOutput()
     if not path.exists():
-        return []
-    done: list[str | None] = []
+        return done
     torn = None
     with open(path, "rb") as handle:  # line by line, each line capped (the shared reader)
         for number, line in numbered_lines(handle, str(path)):
-            if not line.endswith(b"\n"):
-                torn = handle.tell() - len(line)
+            if not line.endswith((b"\n", b"\r")):  # the last line, cut off: it runs to the end
+                torn = handle.seek(0, os.SEEK_END) - len(line)
                 break
-            try:
-                row = decode(line)
-            except JsonLineError:
-                row = None
-            if not isinstance(row, dict) or "id" not in row or "status" not in row:
+            row = _result_row(line)
+            if row is None:
                 raise ValueError(f"{path}, line {number}: not a grading result row; cannot resume")
-            done.append(None if row["id"] is None else _id_key(row["id"]))
+            done.rows.append(DoneRow(None if row["id"] is None else _id_key(row["id"]),
+                                     row.get("input_sha256")))
+            done.tally.add(row)
     if torn is not None:
         with open(path, "r+b") as handle:
             handle.truncate(torn)
     return done
 
 
-def skip_done(items: Iterable[dict | BadItem], done: list[str | None], out: str
-              ) -> Iterator[dict | BadItem]:
-    """The items after the first ``len(done)``, which must carry the ids of those rows.
+def _result_row(line: bytes) -> dict | None:
+    """A line of a batch's output as its row, or ``None`` when it is not one."""
+    try:
+        row = decode(line)
+    except JsonLineError:
+        return None
+    if not isinstance(row, dict) or "id" not in row or row.get("status") not in _STATUSES \
+            or not isinstance(row.get("input_sha256", ""), str):
+        return None
+    return row
+
+
+_STATUSES = frozenset(status.value for status in Status)
+
+
+def skip_done(lines: Iterable[InputLine], done: list[DoneRow], out: str) -> Iterator[InputLine]:
+    """The input lines after the first ``len(done)``, which must carry the ids of those rows and,
+    where a row records one, the same ``input_sha256``.
 
     The check runs before the first remaining item is handed out, so an output that belongs to
-    another input is refused (``ValueError``) before anything is graded or appended.
+    another input, or to lines edited since they were graded, is refused (``ValueError``, one
+    line naming the first row that differs) before anything is graded or appended.
     """
-    items = iter(items)
-    for row_number, key in enumerate(done, 1):
-        item = next(items, None)
-        if item is None:
+    lines = iter(lines)
+    for row_number, row in enumerate(done, 1):
+        line = next(lines, None)
+        if line is None:
             raise ValueError(f"{out} has {len(done)} rows but the input has only "
                              f"{row_number - 1} items; it is not this batch's output")
-        if item_key(item) != key:
-            raise ValueError(f"{out}, row {row_number}: id {key} where the input's item "
-                             f"{row_number} has id {item_key(item)}; it is not this batch's output")
-    return items
+        key = item_key(line.item)
+        if key != row.key:
+            raise ValueError(f"{out}, row {row_number}: id {row.key} where the input's item "
+                             f"{row_number} has id {key}; it is not this batch's output")
+        if row.digest is not None and row.digest != line.digest:
+            raise ValueError(f"{out}, row {row_number}: input line {line.number} changed since "
+                             "it was graded (its input_sha256 differs); grade the batch again "
+                             "without --resume")
+    return lines
 
 
 def _id_key(item_id: Any) -> str:
@@ -125,11 +211,14 @@ def item_key(item: dict | BadItem) -> str | None:
     return None if item_id is None else _id_key(item_id)
 
 
-def grade_item(item: dict | BadItem, options: GradeOptions) -> GradeResult:
+def grade_item(item: dict | BadItem, options: GradeOptions,
+               deadline: Deadline | None = None) -> GradeResult:
     """Grade one ``{"id", "gt", "pred", "is_placeholder", "anchored_objects"}`` item.
 
     ``options`` are the batch's defaults: an item's ``is_placeholder`` replaces the default, its
-    ``anchored_objects`` add to the default anchors.
+    ``anchored_objects`` add to the default anchors.  ``deadline``: the item's (default:
+    ``options.timeout_s`` from now, or the deadline in force if it ends first); it covers
+    reading the ground truth, which comes from the process's memo (read once per process).
     """
     if isinstance(item, BadItem):
         return _bad(item.id, item.why)
@@ -145,21 +234,15 @@ def grade_item(item: dict | BadItem, options: GradeOptions) -> GradeResult:
         return _bad(item_id, "'anchored_objects' must be a list of object names")
     options = replace(options, is_placeholder=placeholder,
                       anchored_objects=(*options.anchored_objects, *anchors))
-    return replace(grade(item["gt"], item["pred"], options=options), id=item_id)
+    deadline = deadline_for(options.timeout_s) if deadline is None else deadline
+    with deadline.applied(), collector_paused():
+        truth = prepared_truth(item["gt"], options.relax_typing)
+        return replace(grade(truth, item["pred"], options=options, deadline=deadline), id=item_id)
 
 
 def _bad(item_id: Any, why: str) -> GradeResult:
     return GradeResult.failed(Stage.INPUT, Status.INVALID_INPUT, f"bad input item: {why}",
                               id=item_id)
-
-
-def max_workers() -> int:
-    """The most worker processes a batch starts: 4 per CPU, at most :data:`MAX_WORKERS`.
-
-    Grading is CPU-bound, so more processes than that only cost memory (each one is a copy of
-    the parent: 1,000 of them took 3.4 GB).
-    """
-    return max(1, min(MAX_WORKERS, 4 * usable_cpus()))
 
 
 def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None = None,
@@ -168,31 +251,31 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
     """Grade every item; yields one :class:`GradeResult` (with the item's ``id``) per item, in
     input order.
 
-    ``options`` are the defaults for every item (see :func:`grade_item`).  A worker silent for
-    ``options.timeout_s + grace_s`` is killed and its item reported as ``timeout``.
-    ``progress`` shows a tqdm bar on standard error, labelled ``desc``.
+    ``options`` are the defaults for every item (see :func:`grade_item`); each item gets one
+    deadline of ``options.timeout_s`` wall seconds, and a worker silent for ``grace_s`` more is
+    killed and its item reported as ``timeout``.  ``progress`` shows a tqdm bar on standard
+    error, labelled ``desc``.
     """
-    from tqdm import tqdm
+    with grading_loop(options or GradeOptions(), workers=workers, grace_s=grace_s) as loop:
+        yield from loop.run(items, total=total, progress=progress, label=desc, unit="pair")
 
-    options = options or GradeOptions()
-    pool = WorkerPool(min(max(1, workers or usable_cpus()), max_workers()),
-                      partial(grade_item, options=options))
-    done: dict[int, GradeResult] = {}
-    next_out = 0
-    bar = tqdm(total=total, desc=desc, unit="pair", disable=not progress, smoothing=0.05)
-    try:
-        for index, item, outcome in pool.run(items, deadline_s=options.timeout_s + grace_s):
-            if isinstance(outcome, Lost):
-                outcome = lost_result(outcome, options.timeout_s,
-                                      item.id if isinstance(item, BadItem) else item.get("id"))
-            done[index] = outcome
-            while next_out in done:
-                bar.update(1)
-                yield done.pop(next_out)
-                next_out += 1
-    finally:
-        bar.close()
-        pool.close()
+
+def grading_loop(options: GradeOptions, *, workers: int | None = None,
+                 grace_s: float = GRACE_S) -> ItemLoop[dict | BadItem, GradeResult]:
+    """The item loop :func:`grade_batch` grades on, for callers that keep it open across many
+    runs (Ray Data's grader actors: a persistent pool, each worker's ground truths kept)."""
+
+    def lost(item: dict | BadItem, why: Lost) -> GradeResult:
+        return lost_result(why, options.timeout_s,
+                           item.id if isinstance(item, BadItem) else item.get("id"))
+
+    return ItemLoop(partial(_graded, options=options), timeout_s=options.timeout_s, lost=lost,
+                    workers=workers, grace_s=grace_s)
+
+
+def _graded(item: dict | BadItem, deadline: Deadline, options: GradeOptions) -> GradeResult:
+    """The loop's task: one batch item under the deadline the loop made for it."""
+    return grade_item(item, options, deadline)
 
 
 def lost_result(lost: Lost, timeout_s: float, item_id: Any = None) -> GradeResult:

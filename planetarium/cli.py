@@ -11,12 +11,11 @@ import json
 import os
 import stat
 import sys
-import time
-from collections import Counter
+from collections import deque
 from collections.abc import Iterable
 from enum import IntEnum
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
@@ -24,6 +23,9 @@ from . import __version__
 from .cliutil import SECONDS
 from .equivalence import PlaceholderSemantics
 from .grading import GradeOptions, GradeResult, Status
+
+if TYPE_CHECKING:
+    from .batch import PartialOutput, Tally
 
 
 class ExitCode(IntEnum):
@@ -99,6 +101,9 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="planetarium")
 def main() -> None:
     """Planetarium: did the model write the right PDDL?"""
+    from .llm.quiet import quiet_bitsandbytes
+
+    quiet_bitsandbytes()  # its missing-`kernels` warning on every training-side command
 
 
 def _read_text(path: str) -> str:
@@ -113,19 +118,19 @@ def _read_text(path: str) -> str:
         raise click.ClickException(f"cannot read {err}") from err
 
 
-def _summary(results: list[GradeResult]) -> str:
-    n = len(results)
+def _summary(tally: Tally) -> str:
+    n = tally.rows
     if not n:
         return "no pairs graded"
-    statuses = Counter(r.status.value for r in results)
     pct = lambda k: f"{k:6d} ({100 * k / n:5.1f}%)"  # noqa: E731
     return "\n".join([
         f"pairs      {n:6d}",
-        f"parseable  {pct(sum(r.parseable is True for r in results))}",
-        f"solvable   {pct(sum(r.solvable is True for r in results))}",
-        f"equivalent {pct(sum(r.equivalent is True for r in results))}",
-        f"correct    {pct(sum(r.correct for r in results))}",
-        "status     " + ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items())),
+        f"parseable  {pct(tally.parseable)}",
+        f"solvable   {pct(tally.solvable)}",
+        f"equivalent {pct(tally.equivalent)}",
+        f"correct    {pct(tally.correct)}",
+        "status     " + ", ".join(f"{k.value}: {v}" for k, v in
+                                  sorted(tally.statuses.items(), key=lambda kv: kv[0].value)),
     ])
 
 
@@ -152,15 +157,15 @@ def _refuse_same_file(source: str, out: str | None) -> None:
             "to another file")
 
 
-def _open_output(out: str, resume: bool) -> tuple[BinaryIO, list]:
-    """The locked results file and, with ``resume``, the id keys of the rows it holds.
+def _open_output(out: str, resume: bool) -> tuple[BinaryIO, PartialOutput]:
+    """The locked results file and, with ``resume``, the rows it already holds.
 
     The file is opened without truncating and locked first, so a second batch writing the same
     file is refused before it can empty the first one's rows.
     """
     import fcntl  # POSIX only, like the rest of the batch machinery
 
-    from .batch import resume_output
+    from .batch import PartialOutput, resume_output
 
     try:
         sink = open(out, "ab")  # noqa: SIM115 (returned to the caller, who closes it)
@@ -176,7 +181,7 @@ def _open_output(out: str, resume: bool) -> tuple[BinaryIO, list]:
             return sink, resume_output(out)
         if stat.S_ISREG(os.fstat(sink.fileno()).st_mode):  # not /dev/null, /dev/full, a pipe
             sink.truncate(0)
-        return sink, []
+        return sink, PartialOutput()
     except ValueError as err:
         sink.close()
         raise click.ClickException(f"cannot resume: {err}") from err
@@ -185,25 +190,39 @@ def _open_output(out: str, resume: bool) -> tuple[BinaryIO, list]:
         raise click.ClickException(f"cannot write {out}: {err.strerror or err}") from err
 
 
-def _write_rows(sink: BinaryIO, name: str, rows: Iterable[GradeResult],
-                results: list[GradeResult]) -> None:
-    """Write each row as soon as it is graded; a failed write is one error naming the output."""
-    for result in rows:
+def _write_rows(sink: BinaryIO, name: str, results: Iterable[GradeResult], digests: deque[str],
+                tally: Tally) -> None:
+    """Write each row as soon as it is graded, with its input line's ``input_sha256`` (the k-th
+    of ``digests``), counting it in ``tally``; a failed write is one error naming the output."""
+    written = 0
+    for result in results:
+        row = result.to_dict()
+        row["input_sha256"] = digests.popleft()
         try:
-            sink.write((json.dumps(result.to_dict()) + "\n").encode("utf-8"))
+            sink.write((json.dumps(row) + "\n").encode("utf-8"))
             sink.flush()
         except OSError as err:
             if sink is sys.stdout.buffer:  # no second complaint when Python flushes at exit
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise click.ClickException(
-                f"cannot write {name}: {err.strerror or err}; the {len(results)} row(s) before "
+                f"cannot write {name}: {err.strerror or err}; the {written} row(s) before "
                 "it were written") from err
-        results.append(result)
+        tally.add(row)
+        written += 1
 
 
 def _run_batch(source: str, out: str | None, workers: int | None, options: GradeOptions,
-               resume: bool = False, progress: bool | None = None) -> list[GradeResult]:
-    from .batch import grade_batch, max_workers, read_items, skip_done
+               resume: bool = False, progress: bool | None = None) -> Tally:
+    """Grade a batch into ``out`` (or standard output); the counts over every row of the output,
+    those kept by ``resume`` included."""
+    from .batch import (
+        PartialOutput,
+        grade_batch,
+        max_workers,
+        read_lines,
+        recording_digests,
+        skip_done,
+    )
     from .jsonl import JsonLineError
 
     if source != "-" and not Path(source).is_file():
@@ -214,23 +233,22 @@ def _run_batch(source: str, out: str | None, workers: int | None, options: Grade
         click.echo(f"using {max_workers()} workers (the most for this machine), not {workers}",
                    err=True)
     _refuse_same_file(source, out)
-    sink, done = (sys.stdout.buffer, []) if out is None else _open_output(out, resume)
+    sink, done = (sys.stdout.buffer, PartialOutput()) if out is None else _open_output(out, resume)
     name = out or "standard output"
-    results: list[GradeResult] = []
+    digests: deque[str] = deque()
     try:
         try:
-            items = skip_done(read_items(source), done, name)
+            lines = skip_done(read_lines(source), done.rows, name)
         except ValueError as err:
             raise click.ClickException(f"cannot resume: {err}") from err
-        if done:
-            click.echo(f"resuming: {len(done)} row(s) already graded in {out}", err=True)
+        if done.rows:
+            click.echo(f"resuming: {len(done.rows)} row(s) already graded in {out}", err=True)
         show = sys.stderr.isatty() if progress is None else progress
-        _write_rows(sink, name, grade_batch(items, options=options, workers=workers,
-                                            progress=show), results)
+        _write_rows(sink, name, grade_batch(recording_digests(lines, digests), options=options,
+                                            workers=workers, progress=show), digests, done.tally)
     except KeyboardInterrupt:
-        saved = len(done) + len(results)
         again = "rerun with --resume to grade the rest" if out else "use --out to resume later"
-        click.echo(f"interrupted: {saved} row(s) saved in {name}; {again}", err=True)
+        click.echo(f"interrupted: {done.tally.rows} row(s) saved in {name}; {again}", err=True)
         sys.exit(130)
     except (OSError, JsonLineError) as err:
         raise click.ClickException(f"cannot read {source}: {getattr(err, 'strerror', None) or err}"
@@ -239,7 +257,7 @@ def _run_batch(source: str, out: str | None, workers: int | None, options: Grade
         if out:
             with contextlib.suppress(OSError):  # a failed write was reported above
                 sink.close()
-    return results
+    return done.tally
 
 
 @main.command()
@@ -294,12 +312,12 @@ def grade(gt, pred, batch, out, resume, workers, progress, placeholder, ignore_t
     if batch:
         if gt or pred:
             raise click.UsageError("give either GT PRED or --batch, not both")
-        results = _run_batch(batch, out, workers, options, resume, progress)
-        click.echo(_summary(results), err=True)
-        bad = sum(r.status is Status.INVALID_INPUT for r in results)
+        tally = _run_batch(batch, out, workers, options, resume, progress)
+        click.echo(_summary(tally), err=True)  # every row of the output, resumed ones too
+        bad = tally.statuses[Status.INVALID_INPUT]
         if bad:
             click.echo(f"{bad} input line(s) could not be graded (see their 'reason')", err=True)
-        sys.exit(exit_code_for(r.status for r in results))
+        sys.exit(exit_code_for(tally.statuses))
     if not (gt and pred):
         raise click.UsageError("give GT and PRED files, or --batch PAIRS.jsonl")
     if out or resume:
@@ -382,18 +400,18 @@ def plan(args, timeout) -> None:
         raise click.UsageError("expected [DOMAIN] PROBLEM.pddl")
     domain_arg, problem_path = (None, args[0]) if len(args) == 1 else args
     from .errors import ResourceLimitError
-    from .limits import time_limit
+    from .limits import Deadline
     from .planning import SolveStatus, check_solvable
     from .strips.plan_io import format_plan
 
-    deadline = time.monotonic() + timeout  # reading the problem counts against the limit too
+    deadline = Deadline.start(timeout)  # reading the problem counts against the limit too
     try:
-        with time_limit(timeout):
+        with deadline.applied():
             domain, problem = _load_problem(problem_path, domain_arg)
     except ResourceLimitError as err:
         click.echo(f"; {SolveStatus.TIMEOUT}: {err}", err=True)
         sys.exit(ExitCode.UNDECIDED)
-    result = check_solvable(domain, problem, timeout_s=max(0.0, deadline - time.monotonic()))
+    result = check_solvable(domain, problem, deadline)
     if result.status is SolveStatus.SOLVABLE:
         click.echo(format_plan(result.plan).rstrip("\n"))
         click.echo(f"; {len(result.plan)} step(s), validated", err=True)
@@ -436,19 +454,39 @@ def domains() -> None:
         click.echo(f"{name:16s} FAILED TO LOAD: {why}")
 
 
+#: The module holding each kind of plug-in's registry (its ``REGISTRY``), in listing order.
+PLUGIN_REGISTRIES = ("planetarium.domains.registry", "planetarium.benchmarks.registry",
+                     "planetarium.llm.backends.registry", "planetarium.reward.schemes",
+                     "planetarium.viewer.scenes")
+
+
+@main.command()
+def plugins() -> None:
+    """List every plug-in (domains, benchmarks, backends, reward schemes, scene drawers): where
+    each came from, and the ones that failed to load, with why."""
+    import importlib
+
+    for module in PLUGIN_REGISTRIES:
+        for entry in importlib.import_module(module).REGISTRY.listing():
+            where = entry.source if entry.failure is None else f"FAILED TO LOAD: {entry.failure}"
+            click.echo(f"{entry.kind:14s} {entry.name:16s} {where}")
+
+
 @main.command()
 @click.option("--workers", type=click.IntRange(1), default=None)
 def demo(workers) -> None:
     """Grade the built-in sample of model outputs and print the summary."""
     from importlib.resources import files
 
-    from .batch import grade_batch, read_items
+    from .batch import Tally, grade_batch, read_items
 
     sample = files("planetarium").joinpath("samples", "pairs.jsonl")
     click.echo(f"Grading the built-in sample {sample.name} ...", err=True)
-    results = list(grade_batch(read_items(str(sample)), workers=workers,
-                               progress=sys.stderr.isatty()))
-    click.echo(_summary(results))
+    tally = Tally()
+    for result in grade_batch(read_items(str(sample)), workers=workers,
+                              progress=sys.stderr.isatty()):
+        tally.add(result.to_dict())
+    click.echo(_summary(tally))
 
 
 if __name__ == "__main__":

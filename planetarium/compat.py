@@ -12,19 +12,50 @@ equivalent)``; it keeps working when only the install changes.  The meaning is t
 The answers are booleans, so anything this grader leaves *undecided* (a time limit, PDDL outside
 the fragment it decides, an unreadable ground truth) comes back ``False`` and is logged as
 undecided on the ``planetarium`` logger — use :func:`planetarium.grading.grade` to see it as data.
-The original ran Fast Downward and VAL from paths given as arguments (``val``, ``fast_downward``,
-``alias``, ...); planning and validation are built in here, so such arguments are accepted and
-ignored, with a note logged once per argument name.  Keyword arguments that are
-:class:`~planetarium.grading.GradeOptions` fields (``timeout_s``, ``relax_typing``, ...) apply.
+A *timeout* is logged apart (``logging.WARNING``, "timed out"), since the tuple cannot tell it
+from "wrong".  ``domain_str`` is the domain's PDDL text, as in the original: a domain that is not
+registered is graded with it (as ``grade --domain`` does); one that is registered is graded with
+the registered definition.  The original ran Fast Downward and VAL from paths given as arguments
+(``val``, ``fast_downward``, ``alias``, ...); planning and validation are built in here, so such
+arguments are accepted and ignored, with a note logged once per argument name.  Keyword
+arguments that are :class:`~planetarium.grading.GradeOptions` fields (``timeout_s``,
+``relax_typing``, ...) apply.  Exceptions are the grader's (:func:`~planetarium.grading.grade`):
+bad input is an answer, never an exception, while an exception raised by the caller's own
+signal handler (a ``signal.alarm`` time limit) reaches the caller.
+
+The original's other public names work too, on this grader: ``planetarium.DOMAINS`` (domain
+name -> domain PDDL text), ``planetarium.builder.build`` (a problem as a :class:`ProblemGraph`),
+``planetarium.oracle.fully_specify`` / ``plan`` / ``plan_to_string`` and
+``planetarium.metric.equals`` / ``isomorphic`` (the modules of those names are thin fronts on
+the functions here).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import fields
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, fields, replace
+from functools import cached_property, lru_cache
 from typing import Any
 
-from .grading import GradeOptions, GradeResult, Status, grade
+import rustworkx as rx
+
+from .domains import Domain, available_domains, get_domain
+from .errors import PlanetariumError, UnsupportedFeatureError
+from .grading import (
+    GradeOptions,
+    GradeResult,
+    PreparedTruth,
+    Status,
+    grade,
+    load_ground_truth,
+    prepare_ground_truth,
+)
+from .graph import GOAL, INIT, SearchBudget, build_graph, isomorphic
+from .pddl import Atom, Problem, parse_domain
+from .planning import SolveStatus, check_solvable
+from .strips.plan_io import GroundStep, format_plan
 
 log = logging.getLogger("planetarium")
 
@@ -38,32 +69,214 @@ def evaluate(source_pddl_str: str, target_pddl_str: str, domain_str: str | None 
     """``(parseable, solveable, equivalent)`` of ``target_pddl_str`` against the ground truth
     ``source_pddl_str``, as the original package's ``evaluate`` answers (module docstring).
 
-    ``domain_str`` is accepted for compatibility: the domain is the registered one the ground
-    truth names in ``(:domain ...)``; the original only handed ``domain_str`` to its planner.
+    ``domain_str``: the domain's PDDL text; needed only for a domain that is not registered.
     """
     options = {k: v for k, v in kwargs.items() if k in _OPTION_NAMES}
-    _note_ignored([k for k in kwargs if k not in _OPTION_NAMES] + (["domain_str"] if domain_str
-                                                                    else []))
+    _note_ignored([k for k in kwargs if k not in _OPTION_NAMES])
     options.update(is_placeholder=is_placeholder, check_solvable=check_solveable)
-    result = grade(source_pddl_str, target_pddl_str, **options)
+    truth = _truth_with(source_pddl_str, domain_str, GradeOptions(**options))
+    result = grade(truth, target_pddl_str, **options)
     if result.status not in (Status.DECIDED, Status.SKIPPED):
-        _log_undecided(result)
+        _log_undecided(result, options.get("timeout_s", GradeOptions().timeout_s))
     solveable = check_solveable and result.solvable is True
     return (result.parseable is True, solveable,
             result.equivalent is True and (solveable or not check_solveable))
 
 
+def _truth_with(gt: str, domain_str: str | None, options: GradeOptions) -> str | PreparedTruth:
+    """The ground truth to grade: its text when its domain is registered, else read with the
+    domain ``domain_str`` defines (an unreadable ``domain_str`` makes the pair undecided)."""
+    if not domain_str:
+        return gt
+    try:
+        domain = _domain_from_text(domain_str)
+    except PlanetariumError as err:
+        return PreparedTruth(gt, options.relax_typing, error=f"domain_str: {err}")
+    if domain.name in available_domains():
+        if _normalized(available_domains()[domain.name].pddl) != _normalized(domain_str):
+            _note_once(f"domain_str:{domain.name}", "planetarium: domain_str defines the registered "
+                       f"domain '{domain.name}'; graded with the registered definition")
+        return gt
+    return prepare_ground_truth(gt, options, domain=domain)
+
+
+@lru_cache(maxsize=32)
+def _domain_from_text(text: str) -> Domain:
+    """A domain that is not registered, from its PDDL text (kept: its parse and planners are
+    reused by every call that passes the same text)."""
+    return Domain(parse_domain(text).name, text)
+
+
+def _normalized(text: str) -> list[str]:
+    """The PDDL tokens of ``text``, lower case, comments dropped (layout does not matter)."""
+    return re.findall(r"[()]|[^\s()]+", re.sub(r";[^\n]*", "", text).lower())
+
+
 def _note_ignored(names: list[str]) -> None:
     for name in names:
-        if name not in _noted:
-            _noted.add(name)
-            log.info("planetarium.evaluate: argument %r is accepted for compatibility with the "
-                     "original package and ignored (planning and plan validation are built in; "
-                     "the domain is the registered one the ground truth names)", name)
+        _note_once(name, f"planetarium.evaluate: argument {name!r} is accepted for compatibility "
+                   "with the original package and ignored (planning and plan validation are "
+                   "built in)")
 
 
-def _log_undecided(result: GradeResult) -> None:
-    level = logging.WARNING if result.status in (Status.TIMEOUT, Status.UNSUPPORTED) \
-        else logging.ERROR
+def _note_once(key: str, message: str) -> None:
+    if key not in _noted:
+        _noted.add(key)
+        log.info(message)
+
+
+def _log_undecided(result: GradeResult, timeout_s: float) -> None:
+    if result.status is Status.TIMEOUT:
+        log.warning("planetarium.evaluate: timed out (%s stage, limit %s s), answered False: an "
+                    "undecided pair, not a wrong one; raise timeout_s, or use "
+                    "planetarium.grading.grade to see timeouts as data: %s",
+                    result.stage, timeout_s, result.reason)
+        return
+    level = logging.WARNING if result.status is Status.UNSUPPORTED else logging.ERROR
     log.log(level, "planetarium.evaluate: undecided (%s at %s), answered False: %s",
             result.status, result.stage, result.reason)
+
+
+def domains() -> dict[str, str]:
+    """``planetarium.DOMAINS``: each registered domain's name and PDDL text."""
+    return {name: domain.pddl for name, domain in available_domains().items()}
+
+
+@dataclass(frozen=True, eq=False)
+class SceneGraph:
+    """One scene of a problem (its initial state or its goal) as the paper's scene graph.
+
+    Equal when the objects, their types and the facts are the same (names included);
+    :func:`isomorphic` compares up to renaming objects.
+    """
+
+    domain: str
+    objects: tuple[str, ...]
+    object_types: tuple[str, ...]
+    facts: frozenset[Atom]
+    scene: str
+
+    @cached_property
+    def graph(self) -> rx.PyDiGraph:
+        """Object nodes labelled by type, fact nodes by predicate and scene, edges by position."""
+        return build_graph(self.objects, self.object_types, [(self.scene, self.facts)])
+
+    def _key(self) -> tuple:
+        return (self.domain, frozenset(zip(self.objects, self.object_types, strict=True)),
+                self.facts, self.scene)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SceneGraph) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
+@dataclass(frozen=True, eq=False)
+class ProblemGraph:
+    """A problem as the original's ``builder.build`` returned it: both scenes in one graph.
+
+    ``problem`` is this package's :class:`~planetarium.pddl.Problem`; ``domain`` the domain's name.
+    """
+
+    problem: Problem
+    domain_definition: Domain
+
+    @property
+    def domain(self) -> str:
+        return self.domain_definition.name
+
+    def _scene(self, scene: str, facts: frozenset[Atom]) -> SceneGraph:
+        return SceneGraph(self.domain, self.problem.objects, self.problem.object_types, facts, scene)
+
+    def init(self) -> SceneGraph:
+        return self._scene(INIT, self.problem.init)
+
+    def goal(self) -> SceneGraph:
+        return self._scene(GOAL, self.problem.goal)
+
+    def decompose(self) -> tuple[SceneGraph, SceneGraph]:
+        return self.init(), self.goal()
+
+    @cached_property
+    def graph(self) -> rx.PyDiGraph:
+        return build_graph(self.problem.objects, self.problem.object_types,
+                           [(INIT, self.problem.init), (GOAL, self.problem.goal)])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ProblemGraph) and self.decompose() == other.decompose()
+
+    def __hash__(self) -> int:
+        return hash(self.decompose())
+
+
+def build(problem: str, domain_str: str | None = None) -> ProblemGraph:
+    """``builder.build``: read a PDDL problem (raw model output is fine) into a
+    :class:`ProblemGraph`; its domain is the registered one its ``(:domain)`` names, or the one
+    ``domain_str`` defines.  Raises a :class:`~planetarium.errors.PlanetariumError` subclass
+    (a ``SyntaxError`` / ``ValueError`` too) when it cannot be read."""
+    domain, parsed = load_ground_truth(
+        problem, domain=_domain_from_text(domain_str) if domain_str else None)
+    return ProblemGraph(parsed, domain)
+
+
+def _with_domain(problem: ProblemGraph, domain: str | None) -> ProblemGraph:
+    """``problem`` read as a problem of the registered domain ``domain`` (default: its own)."""
+    if domain is None or domain.lower() == problem.domain:
+        return problem
+    return ProblemGraph(problem.problem, get_domain(domain))
+
+
+def fully_specify(problem: ProblemGraph, domain: str | None = None,
+                  return_reduced: bool = False) -> ProblemGraph:
+    """``oracle.fully_specify``: the problem with its goal replaced by every fact true in all
+    reachable goal states (the paper's fully specified goal).  ``return_reduced`` is accepted
+    and ignored (this package has no reduced graphs).  Raises ``ValueError`` when no goal state
+    is reachable, :class:`~planetarium.errors.UnsupportedFeatureError` for goals beyond a
+    conjunction of atoms, :class:`~planetarium.errors.ResourceLimitError` past the search budget.
+    """
+    problem = _with_domain(problem, domain)
+    if not problem.problem.has_plain_goal:
+        raise UnsupportedFeatureError("fully_specify takes goals that are conjunctions of atoms; "
+                                      "planetarium.grading.grade decides the others")
+    goal = problem.domain_definition.fully_specify(problem.problem)
+    if goal is None:
+        raise ValueError("no goal state is reachable, so the goal has no fully specified form")
+    return ProblemGraph(replace(problem.problem, goal=goal), problem.domain_definition)
+
+
+def plan(problem: ProblemGraph, domain: str | None = None) -> list[GroundStep]:
+    """``oracle.plan``: a validated plan, each step ``(action, arg1, ...)``.  Raises
+    ``ValueError`` when none exists and :class:`~planetarium.errors.ResourceLimitError` when the
+    search runs out of time."""
+    problem = _with_domain(problem, domain)
+    found = check_solvable(problem.domain_definition, problem.problem, timeout_s=None)
+    if found.status is SolveStatus.SOLVABLE and found.plan is not None:
+        return list(found.plan)
+    if found.status is SolveStatus.UNSOLVABLE:
+        raise ValueError(f"no plan exists: {found.reason}")
+    raise PlanetariumError(f"planning undecided ({found.status}): {found.reason}")
+
+
+def plan_to_string(actions: Iterable[Iterable[str]]) -> str:
+    """``oracle.plan_to_string``: the plan as PDDL plan text, one ``(action arg ...)`` a line."""
+    return format_plan(actions)
+
+
+def graphs_isomorphic(source: ProblemGraph | SceneGraph, target: ProblemGraph | SceneGraph) -> bool:
+    """``metric.isomorphic``: the graphs are the same up to renaming objects (types, predicates,
+    argument positions and scenes kept).  Past the search budget it raises
+    :class:`~planetarium.errors.ResourceLimitError` rather than answer."""
+    return isomorphic(source.graph, target.graph, SearchBudget())
+
+
+def graphs_equal(source: ProblemGraph, target: ProblemGraph, is_placeholder: bool = False) -> bool:
+    """``metric.equals``: the two problem graphs as given (fully specify them first to compare
+    goals by meaning) are isomorphic — whole (identity mode), or scene by scene with separate
+    renamings (placeholder mode)."""
+    if source == target:
+        return True
+    if not is_placeholder:
+        return graphs_isomorphic(source, target)
+    return all(graphs_isomorphic(a, b) for a, b in zip(source.decompose(), target.decompose(),
+                                                          strict=True))

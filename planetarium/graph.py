@@ -13,7 +13,6 @@ and labels are tuples whose first element says what they are, so an object calle
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Iterable
 from functools import cached_property
@@ -21,7 +20,7 @@ from functools import cached_property
 import rustworkx as rx
 
 from .errors import ResourceLimitError
-from .limits import check_deadline
+from .limits import Deadline, check_deadline
 from .pddl.domain import Atom
 
 INIT = "init"
@@ -93,14 +92,15 @@ class StepLimitReached(ResourceLimitError):
 
 
 class SearchBudget:
-    """Bounds the isomorphism search by matcher calls and wall-clock time.
+    """Bounds the isomorphism search by matcher calls and the item's deadline.
 
     rustworkx's own ``call_limit`` makes ``is_isomorphic`` return ``False`` when it runs out —
     indistinguishable from a real "no".  Counting calls in our matchers instead lets us raise
     :class:`ResourceLimitError`, so a resource limit can never pass as "not equivalent".
     """
 
-    def __init__(self, max_calls: int | None = 5_000_000, deadline: float | None = None) -> None:
+    def __init__(self, max_calls: int | None = 5_000_000,
+                 deadline: Deadline | None = None) -> None:
         self.max_calls = max_calls
         self.deadline = deadline
         self.calls = 0
@@ -109,7 +109,7 @@ class SearchBudget:
         """Raise :class:`ResourceLimitError` if the step or time budget is spent."""
         if self.max_calls is not None and self.calls > self.max_calls:
             raise StepLimitReached(f"isomorphism search exceeded {self.max_calls} steps")
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if self.deadline is not None and self.deadline.expired():
             raise ResourceLimitError("isomorphism search ran past the time limit")
 
     def match(self, a: int, b: int) -> bool:

@@ -117,7 +117,7 @@ class Deadline:
 
     def within(self, seconds: float) -> Deadline:
         """A deadline on the same clock ``seconds`` from now, or this one if it ends first."""
-        inner = Deadline.start(min(check_seconds(seconds), MAX_TIMEOUT_S), self.clock)
+        inner = Deadline.start(_at_least_now(seconds), self.clock)
         if inner.end >= self.end and inner.wall_end >= self.wall_end:
             return self
         return Deadline(self.seconds, self.clock, min(inner.end, self.end),
@@ -155,26 +155,23 @@ def current() -> Deadline | None:
     return _current.get()
 
 
+def _at_least_now(seconds: float) -> float:
+    """A remaining time computed by a caller (0 once it has run out) as a limit: a deadline
+    that has already passed, never an error."""
+    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds == 0:
+        return _JUST_NOW
+    return seconds
+
+
+#: The limit of a deadline that has run out (a limit must be positive).
+_JUST_NOW = 1e-9
+
+
 def deadline_for(seconds: float, clock: Clock = Clock.WALL) -> Deadline:
     """A deadline ``seconds`` from now, or the one in force if that ends first."""
     outer = _current.get()
+    seconds = _at_least_now(seconds)
     return outer.within(seconds) if outer is not None else Deadline.start(seconds, clock)
-
-
-# Transitional forms, removed once every caller passes a Deadline (issue 28).
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Run the block under :func:`deadline_for` ``seconds`` (``None``: the deadline in force)."""
-    if seconds is None:
-        yield
-        return
-    with deadline_for(seconds).applied():
-        yield
-
-
-def deadline_within(seconds: float) -> float:
-    """The :func:`wall_now` reading at which :func:`deadline_for` ``seconds`` ends."""
-    return deadline_for(seconds).wall_end
 
 
 def check_deadline(what: str) -> None:
@@ -182,6 +179,11 @@ def check_deadline(what: str) -> None:
     deadline = _current.get()
     if deadline is not None:
         deadline.check(what)
+
+
+def unix_time() -> float:
+    """Seconds since the epoch: when something happened, for records (never a limit)."""
+    return time.time()
 
 
 class Stopwatch:

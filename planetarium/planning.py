@@ -13,7 +13,7 @@ from enum import Enum
 
 from .domains.base import Domain
 from .errors import ResourceLimitError
-from .limits import collector_paused, time_limit
+from .limits import Deadline, collector_paused, deadline_for
 from .pddl.problem import Problem
 from .strips.exact import solve_exhaustively
 from .strips.plan_io import GroundStep
@@ -41,8 +41,17 @@ class SolveResult:
     reason: str = ""
 
 
-def check_solvable(domain: Domain, problem: Problem, timeout_s: float | None = 10.0) -> SolveResult:
+#: The time limit of :func:`check_solvable` called without a deadline.
+DEFAULT_TIMEOUT_S = 10.0
+
+
+def check_solvable(domain: Domain, problem: Problem,
+                   deadline: Deadline | None = None) -> SolveResult:
     """Solve ``problem`` with ``domain``'s planner and validate the plan it returns.
+
+    ``deadline``: the item's :class:`~planetarium.limits.Deadline` (default:
+    :data:`DEFAULT_TIMEOUT_S` from now, or the deadline in force if it ends first); running out
+    is ``TIMEOUT``.
 
     A plan that fails validation is reported ``ERROR`` with the validator's message: a planner
     bug must never turn into a false "solvable", nor pass for a time-out.  For a goal with
@@ -57,11 +66,12 @@ def check_solvable(domain: Domain, problem: Problem, timeout_s: float | None = 1
                            f"({' '.join(contradiction[0])}) and its negation")
     planner = f"{domain.name} planner"
     # Every step below runs under one deadline that domain planners, the exhaustive search and
-    # the validator all look at (planetarium.limits), whoever called us.
+    # the validator all look at (passed, and in force for planetarium.limits.check_deadline).
+    deadline = deadline_for(DEFAULT_TIMEOUT_S) if deadline is None else deadline
     try:
-        with time_limit(timeout_s), collector_paused():
+        with deadline.applied() as deadline, collector_paused():
             plan = domain.solve(replace(problem, negative_goal=frozenset(), goal_formula=None),
-                                timeout_s) if problem.goal_formula is None else None
+                                deadline) if problem.goal_formula is None else None
             if not problem.has_plain_goal and (plan is None or not validate_plan(
                     domain.definition, problem, plan).ok):
                 # The positive part alone has no plan (then neither has the goal), or its plan

@@ -18,7 +18,7 @@ from a proposition to each of its arguments with ``predicate``, ``position`` (0 
 argument) and ``scene``.  A proposition with a repeated argument (``(on b1 b1)``) has one edge
 per position (a :class:`networkx.MultiDiGraph` keeps both).
 
-networkx is imported only here, from the ``scenes`` extra (``pip install planetarium[scenes]``).
+networkx is imported only here, from the ``scenes`` extra (``pip install 'planetarium-pddl[scenes]'``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Shared test configuration: every planetarium module loaded before the first test (so
 hypothesis draws the same examples whatever ran before), GPU tests skipped cleanly on machines
-without CUDA, a fixture that counts the domain planners' hand-offs to the generic planner, and
-the tiny local model."""
+without CUDA, the process's ground-truth memo emptied before each test (so what a test counts
+does not depend on what ran before), a fixture that counts the domain planners' hand-offs to
+the generic planner, and the tiny local model."""
 
 from __future__ import annotations
 
@@ -44,6 +45,21 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip_gpu)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_truth_memo():
+    """Each test starts with an empty memo of prepared ground truths (planetarium.grading), and
+    leaves no harness adapter's grader worker behind (tests count child processes)."""
+    import sys
+
+    from planetarium.grading import TRUTHS
+
+    TRUTHS.clear()
+    yield
+    adapters = sys.modules.get("planetarium.adapters.common")
+    if adapters is not None:
+        adapters.close_graders()
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from planetarium.acp.data import AcpDataError, load_items, read_file
+from planetarium.acp.grades import outcome
 from planetarium.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "acp"
@@ -25,7 +26,7 @@ def test_gold_then_score_then_report(tmp_path):
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert {r["kind"] for r in rows} == {"gen", "bool", "mcq"}
-    assert all(r["score"] == 1.0 and r["status"] == "correct" for r in rows)
+    assert all(r["score"] == 1.0 and outcome(r) == "correct" for r in rows)
     assert {"id", "task", "score", "status", "reason"} <= set(rows[0])
     result = runner.invoke(main, ["acp", "report", str(out), "--json"])
     summary = json.loads(result.output)
@@ -43,8 +44,8 @@ def test_missing_and_wrong_responses(tmp_path):
                                        "--responses", str(responses), "--out", str(out)])
     assert result.exit_code == 0, result.output
     rows = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
-    assert rows[items[0].id]["status"] == "unparseable" and rows[items[0].id]["score"] == 0.0
-    assert rows[items[1].id]["status"] == "missing"
+    assert outcome(rows[items[0].id]) == "unparseable" and rows[items[0].id]["score"] == 0.0
+    assert outcome(rows[items[1].id]) == "missing"
 
 
 def test_ambiguous_id_is_refused_with_its_line(tmp_path):
@@ -116,7 +117,7 @@ def test_acp_modules_are_light():
     import sys
 
     code = ("import sys, planetarium.acp.cli, planetarium.acp.gen, planetarium.acp.prompts, "
-            "planetarium.acp.labelreport; "
+            "planetarium.acp.labelreport, planetarium.acp.score, planetarium.reasoning; "
             "print(' '.join(m for m in ('torch', 'transformers', 'vllm', 'datasets', 'lark', "
             "'planetarium.llm') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -132,7 +133,7 @@ def test_process_pool_gives_the_same_rows():
     strip = [{k: v for k, v in r.items() if k != "seconds"} for r in grade_all(items, responses)]
     pooled = [{k: v for k, v in r.items() if k != "seconds"}
               for r in grade_all(items, responses, workers=2)]
-    assert pooled == strip and strip[0]["status"] == "missing"
+    assert pooled == strip and outcome(strip[0]) == "missing"
 
 
 def test_unsupported_question_pddl_is_an_error_row_not_a_crash(tmp_path):
@@ -152,7 +153,7 @@ def test_unsupported_question_pddl_is_an_error_row_not_a_crash(tmp_path):
                                   "--out", str(out)])
     row = json.loads(out.read_text())
     assert result.exit_code == 0
-    assert row["status"] == "error" and row["score"] is None
+    assert row["status"] == "unsupported" and row["score"] is None
     assert "negative-preconditions" in row["reason"]
 
 
@@ -169,7 +170,7 @@ def test_missing_lark_is_one_line(tmp_path, command):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 1, out.stderr
     assert out.stderr.strip().splitlines() == [
-        "error: this feature needs 'lark', which is not installed: pip install 'planetarium[acp]'"]
+        "error: this feature needs 'lark', which is not installed: pip install 'planetarium-pddl[acp]'"]
     assert not (tmp_path / "o").exists()
 
 

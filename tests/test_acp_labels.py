@@ -12,11 +12,12 @@ from click.testing import CliRunner
 from planetarium.acp.data import load_items
 from planetarium.acp.english import domain_key, domain_of, induce_goal_templates, learn
 from planetarium.acp.labelreport import check_labels, summarize
-from planetarium.acp.labels import check_item
-from planetarium.acp.model import Budget
+from planetarium.acp.labels import check_label, label_outcome, label_row
 from planetarium.acp.phrases import Dictionary, PhraseError, harvest
 from planetarium.acp.reader import compare
+from planetarium.acp.score import CLOCK, SECONDS
 from planetarium.cli import main
+from planetarium.limits import Deadline
 from planetarium.pddl.problem import read_problem
 
 FIXTURES = Path(__file__).parent / "fixtures" / "acp_labels"
@@ -32,6 +33,12 @@ def items():
 @pytest.fixture(scope="module")
 def known(items):
     return learn(items)
+
+
+def check_item(item, known) -> dict:
+    """The label check's report row of one question, with its outcome word."""
+    row = label_row(item, check_label(item, known, Deadline.start(SECONDS, CLOCK)), 0.0)
+    return {**row, "outcome": label_outcome(row)}
 
 
 def _question(items, kind, task, domain=None):
@@ -58,28 +65,28 @@ def test_reader_reproduces_the_generative_records_of_all_eight_domains(items, kn
 
 
 def test_every_label_of_the_fixtures_is_true(items):
-    known, rows = check_labels(items, Budget())
-    statuses = {(r["kind"], r["task"], r["status"]) for r in rows}
-    assert {s for _, _, s in statuses} == {"true", "unreadable"}
-    unread = [r for r in rows if r["status"] == "unreadable"]
+    known, rows = check_labels(items)
+    statuses = {(r["kind"], r["task"], label_outcome(r)) for r in rows}
+    assert {s for _, _, s in statuses} == {"true", "unsupported"}
+    unread = [r for r in rows if r["status"] == "unsupported"]
     assert len(unread) == 1 and "into the airplane" in unread[0]["reason"]
     tasks = {(k, t) for k, t, s in statuses if s == "true"}
     assert {t for k, t in tasks if k == "mcq"} == {"app", "prog", "reach", "areach", "val",
                                                     "just", "land"}
     total = summarize(rows, ("kind",))
-    assert [r["checked"] + r["unreadable"] for r in total] == [r["n"] for r in total]
+    assert [r["checked"] + r["unsupported"] for r in total] == [r["n"] for r in total]
 
 
 def test_a_flipped_label_is_reported_false(items, known):
     question = _question(items, "bool", "reach", "ferry")
     flipped = dataclasses.replace(question, answer="no" if question.answer == "yes" else "yes")
-    assert check_item(question, known, Budget())["status"] == "true"
-    row = check_item(flipped, known, Budget())
-    assert row["status"] == "false" and row["reason"].startswith(f"{question.answer}:")
+    assert check_item(question, known)["outcome"] == "true"
+    row = check_item(flipped, known)
+    assert row["outcome"] == "false" and row["reason"].startswith(f"{question.answer}:")
     choice = _question(items, "mcq", "land", "ferry")
     other = next(x for x in choice.choices["label"] if x != choice.answer)
-    row = check_item(dataclasses.replace(choice, answer=other), known, Budget())
-    assert row["status"] == "false" and f"right: {choice.answer}" in row["reason"]
+    row = check_item(dataclasses.replace(choice, answer=other), known)
+    assert row["outcome"] == "false" and f"right: {choice.answer}" in row["reason"]
 
 
 def test_two_right_options_are_ambiguous(items, known):
@@ -88,8 +95,19 @@ def test_two_right_options_are_ambiguous(items, known):
     right = choice.choices["label"].index(choice.answer)
     texts[(right + 1) % len(texts)] = texts[right]
     twice = dataclasses.replace(choice, choices={**choice.choices, "text": texts})
-    row = check_item(twice, known, Budget())
-    assert row["status"] == "ambiguous" and "but option" in row["reason"]
+    row = check_item(twice, known)
+    assert row["outcome"] == "ambiguous" and "but option" in row["reason"]
+
+
+def test_a_question_whose_action_cannot_run_is_a_bad_question(items, known):
+    question = next(i for i in items if i.kind == "bool" and i.task == "prog"
+                    and "sail from location l0 to location l1" in i.question)
+    assert "the ferry is at l0" in question.context
+    moved = dataclasses.replace(question, question=question.question.replace(
+        "sail from location l0 to location l1", "sail from location l1 to location l0"))
+    row = check_item(moved, known)
+    assert row["outcome"] == "bad-question" and row["status"] == "invalid-input"
+    assert "(sail l1 l0) is not applicable" in row["reason"] and "(at-ferry l1)" in row["reason"]
 
 
 def test_wrong_types_never_hold_and_unknown_objects_are_not_guessed(items, known):
@@ -97,18 +115,18 @@ def test_wrong_types_never_hold_and_unknown_objects_are_not_guessed(items, known
     ask = "Is it possible to transition to a state where the following holds: {}?"
     typed = dataclasses.replace(question, question=ask.format("Car c1 is at location c0"),
                                 answer="no")
-    row = check_item(typed, known, Budget())
-    assert row["status"] == "true" and "can never hold" in row["reason"]
+    row = check_item(typed, known)
+    assert row["outcome"] == "true" and "can never hold" in row["reason"]
     unknown = dataclasses.replace(typed, question=ask.format("Car c99 is at location l0"))
-    row = check_item(unknown, known, Budget())
-    assert row["status"] == "unreadable" and "c99" in row["reason"]
+    row = check_item(unknown, known)
+    assert row["outcome"] == "unsupported" and "c99" in row["reason"]
 
 
 def test_a_sentence_the_reader_does_not_know_makes_the_context_unreadable(items, known):
     question = _question(items, "bool", "app", "ferry")
     odd = dataclasses.replace(question, context=question.context + " The moon is full.")
-    row = check_item(odd, known, Budget())
-    assert row["status"] == "unreadable" and "unread text" in row["reason"]
+    row = check_item(odd, known)
+    assert row["outcome"] == "unsupported" and "unread text" in row["reason"]
     assert domain_of(odd.context, known).name == "ferry"
 
 
@@ -119,14 +137,14 @@ def test_a_reader_wrong_on_one_record_leaves_its_domain_unchecked(items):
     rest = [i for i in items if i is not record]
     known = learn([tampered, *rest])
     assert not known["ferry"].supported and "wrong" in known["ferry"].why_unsupported()
-    row = check_item(_question(items, "bool", "app", "ferry"), known, Budget())
-    assert row["status"] == "unchecked" and "generative records wrong" in row["reason"]
+    row = check_item(_question(items, "bool", "app", "ferry"), known)
+    assert row["outcome"] == "skipped" and "generative records wrong" in row["reason"]
 
 
 def test_without_generative_records_nothing_is_checked(items):
     only = [i for i in items if i.kind != "gen"]
-    known, rows = check_labels(only, Budget())
-    assert known == {} and {r["status"] for r in rows} == {"unchecked"}
+    known, rows = check_labels(only)
+    assert known == {} and {r["status"] for r in rows} == {"skipped"}
 
 
 def test_descriptions_are_harvested_and_sequences_split_by_them():

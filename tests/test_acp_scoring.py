@@ -8,14 +8,22 @@ from pathlib import Path
 
 import pytest
 
-from planetarium.acp.data import load_items
-from planetarium.acp.gen import score_gen
-from planetarium.acp.gold import as_step, render_gold
-from planetarium.acp.model import AcpTask
-from planetarium.acp.questions import question_plan
+from planetarium.acp.data import as_step, load_items
+from planetarium.acp.gen import Rules, score_gen
+from planetarium.acp.gold import render_gold
+from planetarium.acp.grades import Grade
+from planetarium.acp.questions import question_plan, question_task
+from planetarium.acp.score import CLOCK, SECONDS
+from planetarium.grading import Status
+from planetarium.limits import Deadline
+from planetarium.reasoning import Planner
 
 FIXTURES = Path(__file__).parent / "fixtures" / "acp"
 ITEMS = [i for i in load_items(FIXTURES) if i.kind == "gen"]
+
+
+def score(item, response, task=None, **rules) -> Grade:
+    return score_gen(item, response, Deadline.start(SECONDS, CLOCK), Rules(**rules), task=task)
 
 
 def _items(task):
@@ -30,18 +38,18 @@ def _refuted_gold(item):
     """Stored golds that say "None" while a sound certificate finds an answer (found on the dev
     split: every floor-tile reach question with gold [] and every visit-all land question with
     no stored landmark)."""
-    domain = AcpTask.from_item(item).domain.name
+    domain = question_task(item).domain.name
     return ((item.task == "reach" and item.answer == [] and domain == "floor-tile")
             or (item.task == "land" and item.answer["yes"] == [] and domain == "grid-visit-all"))
 
 
 @pytest.mark.parametrize("item", ITEMS, ids=lambda i: f"{i.task}-{i.id}")
 def test_gold_scores_one_unless_refuted(item):
-    verdict = score_gen(item, render_gold(item))
+    verdict = score(item, render_gold(item))
     if _refuted_gold(item):
         # e.g. floor-tile: a painted tile is never clear again; visit-all: the robot must stand
         # on every unvisited cell.  Both are certificates (delete relaxation), not searches.
-        assert verdict.status == "wrong" and "delete-relaxed" in verdict.reason, verdict
+        assert verdict.correct is False and "delete-relaxed" in verdict.reason, verdict
     else:
         assert verdict.score == 1.0, verdict
 
@@ -54,19 +62,19 @@ def test_the_fixture_holds_refuted_golds():
 @pytest.mark.parametrize("response", [None, "", "   ", "lorem ipsum", "((("])
 @pytest.mark.parametrize("item", ITEMS[::3], ids=lambda i: f"{i.task}-{i.id}")
 def test_empty_and_garbage_score_zero(item, response):
-    verdict = score_gen(item, response)
-    assert verdict.score == 0.0 and verdict.status in ("unparseable", "wrong"), verdict
+    verdict = score(item, response)
+    assert verdict.score == 0.0 and verdict.status is Status.DECIDED, verdict
 
 
 def test_app_perturbations():
     item = _items("app")[0]
     truth = [as_step(a) for a in item.answer]
-    verdict = score_gen(item, "[" + ", ".join(_paren(s) for s in truth[1:]) + "]")
+    verdict = score(item, "[" + ", ".join(_paren(s) for s in truth[1:]) + "]")
     assert verdict.score == 0.0 and "missing" in verdict.reason and _paren(truth[0]) in verdict.reason
-    task = AcpTask.from_item(item)
+    task = question_task(item)
     inapplicable = next(s for s in task.universe_actions()
-                        if s not in task.applicable() and not isinstance(task.action(s), str))
-    verdict = score_gen(item, "[" + ", ".join(_paren(s) for s in truth + [inapplicable]) + "]")
+                        if s not in task.applicable_actions() and task.why_not_action(s) is None)
+    verdict = score(item, "[" + ", ".join(_paren(s) for s in truth + [inapplicable]) + "]")
     assert verdict.score == 0.0 and "not applicable" in verdict.reason
     assert "false precondition" in verdict.reason
 
@@ -74,34 +82,34 @@ def test_app_perturbations():
 def test_prog_perturbations():
     item = _items("prog")[0]
     pos, neg = item.answer["pos"], item.answer["neg"]
-    verdict = score_gen(item, f"[{', '.join(pos[1:])}] [{', '.join(neg)}]")
+    verdict = score(item, f"[{', '.join(pos[1:])}] [{', '.join(neg)}]")
     assert verdict.score == 0.0 and "missing positive effect" in verdict.reason
-    verdict = score_gen(item, f"[{', '.join(pos + neg)}] []")
+    verdict = score(item, f"[{', '.join(pos + neg)}] []")
     assert verdict.score == 0.0 and "not a positive effect" in verdict.reason
-    assert score_gen(item, f"Positive effects: {' '.join(pos)}\nNegative effects: "
+    assert score(item, f"Positive effects: {' '.join(pos)}\nNegative effects: "
                            f"{' '.join(neg)}").score == 1.0
 
 
 def test_val_off_by_one():
     for item in _items("val"):
         gold = int(item.answer)
-        after = score_gen(item, str(gold + 1))
+        after = score(item, str(gold + 1))
         assert after.score == 0.0 and "past the first inapplicable" in after.reason
         if gold > 0:
-            before = score_gen(item, str(gold - 1))
+            before = score(item, str(gold - 1))
             assert before.score == 0.0 and "is applicable there" in before.reason
 
 
 def test_just_needs_a_proper_subsequence_that_stays_a_plan():
     item = _items("just")[0]
     plan = question_plan(item.question)
-    unchanged = score_gen(item, " ".join(_paren(s) for s in plan))
+    unchanged = score(item, " ".join(_paren(s) for s in plan))
     assert unchanged.score == 0.0 and "proper" in unchanged.reason
-    no_first = score_gen(item, " ".join(_paren(s) for s in plan[1:]))
+    no_first = score(item, " ".join(_paren(s) for s in plan[1:]))
     assert no_first.score == 0.0 and "not a plan" in no_first.reason
     gold = render_gold(item)
     shorter = [s for s in plan if _paren(s) in gold]
-    assert score_gen(item, gold).score == 1.0
+    assert score(item, gold).score == 1.0
     assert shorter  # the gold plan's actions come from the quoted plan
 
 
@@ -109,32 +117,32 @@ def test_just_gold_removals_pass_every_rule():
     """The stored removals (one action or two consecutive ones) are right under the paper's
     subsequence rule, the published semantics and the narrow generator's rule alike."""
     item = _items("just")[0]
-    task = AcpTask.from_item(item)
+    task = question_task(item)
     plan = question_plan(item.question)
     from planetarium.strips.validate import validate_plan
 
     gold = render_gold(item)
-    assert score_gen(item, gold, semantics="published").score == 1.0
-    assert score_gen(item, gold, just_rule="one-or-two-consecutive").score == 1.0
+    assert score(item, gold, semantics="published").score == 1.0
+    assert score(item, gold, just="one-or-two-consecutive").score == 1.0
     assert validate_plan(task.domain, task.problem, plan).ok
 
 
 def test_reach_and_areach_reject_reachable_answers():
     for item in _items("reach"):
-        task = AcpTask.from_item(item)
+        task = question_task(item)
         held = next(a for a in sorted(task.state) if a[0] in task.fluents)
-        verdict = score_gen(item, _paren(held))
+        verdict = score(item, _paren(held))
         assert verdict.score == 0.0 and "reachable atom" in verdict.reason
         static = [a for a in task.state if a[0] not in task.fluents]
         if static:
-            verdict = score_gen(item, _paren(static[0]))
+            verdict = score(item, _paren(static[0]))
             assert verdict.score == 0.0 and "static predicate" in verdict.reason
     for item in _items("areach"):
-        task = AcpTask.from_item(item)
-        now = min(task.applicable())
-        verdict = score_gen(item, _paren(now))
+        task = question_task(item)
+        now = min(task.applicable_actions())
+        verdict = score(item, _paren(now))
         assert verdict.score == 0.0 and "reachable action" in verdict.reason
-        assert score_gen(item, "None").score == (0.0 if item.answer else 1.0)
+        assert score(item, "None").score == (0.0 if item.answer else 1.0)
 
 
 def _goal_unreachable_without(task, atom, max_states=300_000):
@@ -148,15 +156,15 @@ def _goal_unreachable_without(task, atom, max_states=300_000):
 def test_land_trivial_and_non_landmarks():
     contradicted = 0
     for item in _items("land"):
-        task = AcpTask.from_item(item)
+        task = question_task(item)
         goal_atom = min(task.problem.goal)
-        verdict = score_gen(item, _paren(goal_atom))
+        verdict = score(item, _paren(goal_atom))
         assert verdict.score == 0.0 and "trivial" in verdict.reason
         for atom in item.answer["no"]:
             step = as_step(atom)
             if step in task.state or step in task.problem.goal:
                 continue
-            verdict = score_gen(item, _paren(step), task)
+            verdict = score(item, _paren(step), task)
             if verdict.score == 1.0:
                 # The stored "no" lists are atoms the generator did not prove to be landmarks,
                 # not proofs that they are not (e.g. blocksworld: the block to move must be
@@ -170,20 +178,20 @@ def test_land_trivial_and_non_landmarks():
 
 
 def test_nexta_stored_no_actions_score_zero_and_opt_matches():
-    from planetarium.acp.gen import optimal_cost
+    from planetarium.reasoning import optimal_cost
 
     for item in _items("nexta"):
-        task = AcpTask.from_item(item)
-        assert optimal_cost(task) == int(item.answer["opt"])
+        task = question_task(item)
+        assert optimal_cost(Planner(task), Deadline.start(SECONDS, CLOCK)) == int(item.answer["opt"])
         for action in item.answer["no"]:
-            verdict = score_gen(item, action, task)
+            verdict = score(item, action, task)
             assert verdict.score == 0.0, verdict
-        assert score_gen(item, "None").score == 0.0
+        assert score(item, "None").score == 0.0
 
 
 def test_published_semantics_are_lookups():
     item = next(i for i in _items("reach") if i.answer)
-    assert score_gen(item, _paren(as_step(item.answer[0])), semantics="published").score == 1.0
+    assert score(item, _paren(as_step(item.answer[0])), semantics="published").score == 1.0
     refuted = next(i for i in _items("land") if not i.answer["yes"])
-    assert score_gen(refuted, "None", semantics="published").score == 1.0
-    assert score_gen(refuted, "None").score == 0.0
+    assert score(refuted, "None", semantics="published").score == 1.0
+    assert score(refuted, "None").score == 0.0

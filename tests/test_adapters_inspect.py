@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from llm_fixtures import (
@@ -70,8 +71,10 @@ def test_scorer_equals_eval_grade_on_known_answers(tmp_path):
     grade_run(tmp_path / "ours", workers=1, progress=False)
     verdicts = {v["id"]: v for v in read_jsonl(tmp_path / "ours" / "verdicts.jsonl")}
     dataset = write_rows(tmp_path / "rows.jsonl", rows)
-    config = common.benchmark_config(str(dataset))
-    by_prompt = {common.prompt(config, row): answer for row, answer in zip(rows, answers, strict=True)}
+    bench = common.benchmark("planetarium")
+    config = common.benchmark_config(bench, {"dataset": str(dataset)}, "-T KEY=VALUE")
+    by_prompt = {common.messages(bench, config, row)[-1]["content"]: answer
+                 for row, answer in zip(rows, answers, strict=True)}
 
     def answer(messages, *_):
         output = ModelOutput.from_content("mockllm/model", by_prompt[messages[-1].text])
@@ -87,3 +90,47 @@ def test_scorer_equals_eval_grade_on_known_answers(tmp_path):
         assert score.value == adapter_metrics(verdict)
         assert score.metadata == {"status": verdict["status"], "correct": verdict["correct"]}
     assert sorted(s.scores["planetarium_grader"].value["correct"] for s in log.samples) == [0, 0, 1, 1]
+
+
+def test_acpbench_runs_in_inspect_by_name(tmp_path):
+    """``-T benchmark=acpbench`` with its own config keys: every item asked as the benchmark's
+    few-shot chat (turns and all), each score what ACP's grader says of the answer."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    from planetarium.acp.data import load_items
+    from planetarium.acp.score import CLOCK, grade_answer
+    from planetarium.adapters import common
+    from planetarium.adapters.inspect_task import planetarium
+    from planetarium.limits import Deadline
+
+    acp = Path(__file__).parent / "fixtures" / "acp"
+    settings = {"dataset": str(acp / "land"), "prompts": str(acp / "configs"), "split": "dev"}
+    bench = common.benchmark("acpbench")
+    config = common.benchmark_config(bench, settings, "-T KEY=VALUE")
+    chats = {row["id"]: bench.messages(config, row) for row in bench.load_items(config)}
+    by_last_turn = {chat[-1]["content"]: item_id for item_id, chat in chats.items()}
+    canned = {"bool": "yes", "mcq": "The answer is A.", "gen": "[(on c3), (empty-ferry)]"}
+    asked = {}
+
+    def answer(messages, *_):
+        item_id = by_last_turn[messages[-1].text]
+        asked[item_id] = [(m.role, m.text) for m in messages]
+        output = ModelOutput.from_content("mockllm/model", canned[item_id.split("/")[0]])
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+    [log] = inspect_eval(planetarium(benchmark="acpbench", **settings), model="mockllm/model",
+                         model_args={"custom_outputs": answer}, log_dir=str(tmp_path / "logs"),
+                         display="none")
+    assert log.status == "success" and len(log.samples) == len(chats) == 11, log.error
+    assert asked == {i: [(m["role"], m["content"]) for m in chat] for i, chat in chats.items()}
+    assert {len(chat) for chat in chats.values()} == {5}  # two worked examples, then the question
+    items = {f"{i.kind}/{i.task}/{i.id}": i for i in load_items(acp / "land")}
+    for sample in log.samples:
+        direct = grade_answer(items[str(sample.id)], canned[str(sample.id).split("/")[0]],
+                              Deadline.start(20.0, CLOCK))
+        assert sample.scores["planetarium_grader"].value == {
+            "parseable": int(direct.parseable is True), "correct": int(direct.correct is True)}
+    values = [s.scores["planetarium_grader"].value for s in log.samples]
+    assert any(v["correct"] for v in values) and not all(v["correct"] for v in values)

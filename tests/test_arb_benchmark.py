@@ -40,7 +40,7 @@ def test_per_item_grading_is_the_plain_function_of_record_response_and_deadline(
     records = {r.id: r for r in load_records([FIXTURES])}
     for item in items[:20]:
         answer = f"[ANSWER]\n{item['answer']}"
-        result = arb.grade_item(config, item, answer, Deadline.start(5.0, Clock.CPU))
+        result = arb.grade(config, item, answer, Deadline.start(5.0, Clock.CPU))
         direct = score_record(records[item["id"]], answer, deadline_for_item())
         assert result.details["arb_status"] == direct["status"]
         assert result.score == direct["score"]
@@ -48,7 +48,7 @@ def test_per_item_grading_is_the_plain_function_of_record_response_and_deadline(
             assert result.status is Status.DECIDED and result.correct == (direct["score"] == 1)
         else:
             assert result.status is Status.UNSUPPORTED and result.correct is None
-    expired = arb.grade_item(config, items[0], "[ANSWER] True",
+    expired = arb.grade(config, items[0], "[ANSWER] True",
                              Deadline(1.0, Clock.CPU, 0.0, 0.0))
     assert expired.status is Status.TIMEOUT and expired.details["arb_status"] == "undecided"
 

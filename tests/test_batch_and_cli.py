@@ -1,5 +1,6 @@
 """The CLI contract and batch grading: verdicts, JSON rows, exit codes, resilience."""
 
+import hashlib
 import json
 import time
 
@@ -80,9 +81,10 @@ def test_batch_with_bad_lines_keeps_going(tmp_path):
     assert rows[4]["status"] == "invalid-input" and "line 5: expected a JSON object" in rows[4]["reason"]
     assert rows[5]["parseable"] is False and "never closed" in rows[5]["reason"]
     assert rows[5]["status"] == "decided" and rows[5]["stage"] == "parse"
-    for row in rows:
+    for row, line in zip(rows, lines, strict=True):
         assert set(row) == {"id", "domain", "parseable", "solvable", "equivalent", "correct",
-                            "status", "stage", "reason", "stages"}
+                            "status", "stage", "reason", "stages", "input_sha256"}
+        assert row["input_sha256"] == hashlib.sha256(line.encode()).hexdigest()
 
 
 class _Sleepy(Domain):

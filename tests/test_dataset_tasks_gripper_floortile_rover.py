@@ -16,6 +16,7 @@ import pytest
 from planetarium.dataset.config import parse_config
 from planetarium.dataset.generator import generate
 from planetarium.domains import get_domain
+from planetarium.limits import Deadline
 from planetarium.pddl import read_problem
 from planetarium.strips.validate import validate_plan
 from planetarium.tasks import DoesNotFit
@@ -67,7 +68,7 @@ def test_problems_parse_and_are_solvable(rows, domain):
     for text in problems:
         problem = read_problem(text, definition.definition)
         assert problem.domain == domain
-        plan = definition.solve(problem, 10.0)
+        plan = definition.solve(problem, Deadline.start(10.0))
         assert plan is not None, f"unsolvable:\n{text}"
         verdict = validate_plan(definition.definition, problem, plan)
         assert verdict.ok, f"{verdict.message}\n{text}"

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from planetarium.acp.data import load_items
-from planetarium.acp.model import Budget
-from planetarium.acp.score import grade_item
+from planetarium.acp.score import CLOCK, grade_answer
 from planetarium.grading import Stage, Status, grade
+from planetarium.limits import Deadline
 from planetarium.testing.fuzz import blocks_text, gripper_text, rover_chain_text, tower_goal
 
 #: What every call may take beyond its limit.
@@ -126,9 +126,9 @@ def test_acp_megabyte_answer():
     item = next(i for i in load_items(ROOT / "tests" / "fixtures" / "acp")
                 if i.kind == "gen" and i.task == "app")
     start = time.monotonic()
-    row = grade_item(item, "(a b) " * 500_000, budget=Budget(seconds=1.0))
+    grade = grade_answer(item, "(a b) " * 500_000, Deadline.start(1.0, CLOCK))
     assert time.monotonic() - start <= 1.0 + GRACE_S
-    assert row["status"] == "unparseable" and "over the" in row["reason"], row
+    assert grade.parseable is False and grade.score == 0.0 and "over the" in grade.reason, grade
 
 
 def _cli(*args: str) -> tuple[subprocess.CompletedProcess, float]:

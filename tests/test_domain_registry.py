@@ -9,8 +9,11 @@ from types import SimpleNamespace
 import pytest
 
 import planetarium.domains.registry as registry
-from planetarium.domains import get_domain
+from planetarium import plugins
+from planetarium.domains import Domain, get_domain
 from planetarium.domains.builtin import BuiltinDomain
+from planetarium.errors import DomainNotFoundError
+from planetarium.plugins import Registry
 
 DOMAIN_PDDL = """(define (domain lamps) (:requirements :strips)
   (:predicates (on ?x) (off ?x))
@@ -41,16 +44,26 @@ def test_an_import_error_inside_a_task_module_is_not_no_tasks(tmp_path, monkeypa
 def test_a_second_plug_in_with_a_taken_name_is_reported(monkeypatch):
     first, second = get_domain("blocksworld"), BuiltinDomain(
         "blocksworld", "planetarium.domains.blocksworld")
-    points = [SimpleNamespace(name="blocksworld", value="pkg_a:DOMAIN", load=lambda: first),
-              SimpleNamespace(name="blocks-again", value="pkg_b:DOMAIN", load=lambda: second)]
-    monkeypatch.setattr(registry, "entry_points", lambda group: points)
-    for table in ("_domains", "_sources", "_failures"):
-        monkeypatch.setattr(registry, table, {})
-    monkeypatch.setattr(registry, "_loaded", False)
-    assert registry.get_domain("blocksworld") is first
-    assert registry.failed_plugins() == {
-        "blocks-again": "pkg_b:DOMAIN is ignored: domain 'blocksworld' is already provided by "
-                        "pkg_a:DOMAIN"}
+    sys.modules["pkg_a"] = SimpleNamespace(DOMAIN=first)
+    sys.modules["pkg_b"] = SimpleNamespace(DOMAIN=second)
+    points = [SimpleNamespace(name="blocksworld", value="pkg_a:DOMAIN"),
+              SimpleNamespace(name="blocks-again", value="pkg_b:DOMAIN")]
+    monkeypatch.setattr(plugins, "entry_points", lambda group: points)
+    fresh = Registry("domain", registry.ENTRY_POINT_GROUP, Domain, {}, lambda d: d.name,
+                     normalize=str.lower, not_found=DomainNotFoundError)
+    monkeypatch.setattr(registry, "REGISTRY", fresh)
+    try:
+        assert registry.get_domain("BlocksWorld") is first
+        assert registry.failed_plugins() == {
+            "blocks-again": "pkg_b:DOMAIN is ignored: domain 'blocksworld' is already provided by "
+                            "pkg_a:DOMAIN"}
+        assert fresh.source("blocksworld") == "entry point pkg_a:DOMAIN"
+        with pytest.raises(DomainNotFoundError, match="unknown domain 'lamps' "
+                           r"\(registered: blocksworld; failed to load: blocks-again\)"):
+            registry.get_domain("lamps")
+    finally:
+        for name in ("pkg_a", "pkg_b"):
+            sys.modules.pop(name, None)
 
 
 def test_a_parsed_domain_cannot_be_changed():

@@ -16,6 +16,7 @@ import pytest
 from test_corpus import CASES, MODES
 
 from planetarium.grading import load_ground_truth
+from planetarium.limits import Deadline
 from planetarium.pddl import read_problem
 from planetarium.planning import SolveStatus, check_solvable
 
@@ -46,7 +47,7 @@ def _solvable(case: dict) -> bool:
     domain, _ = load_ground_truth(case["gt"], relax_typing=bool(case.get("relax_typing")))
     problem = read_problem(case["pred"], domain.definition,
                            relax_typing=bool(case.get("relax_typing")))
-    return check_solvable(domain, problem, timeout_s=10).status is SolveStatus.SOLVABLE
+    return check_solvable(domain, problem, Deadline.start(10)).status is SolveStatus.SOLVABLE
 
 
 def test_the_original_tuple_on_the_conformance_corpus(caplog):
@@ -74,13 +75,19 @@ def test_planner_arguments_are_accepted_ignored_and_noted(caplog, monkeypatch):
 
     monkeypatch.setattr(compat, "_noted", set())  # notes are logged once per process
     caplog.set_level(logging.INFO, logger="planetarium")
-    got = planetarium.evaluate(GT, GT, "(define (domain blocksworld))", False, True,
+    original_domain_text = planetarium.DOMAINS["blocksworld"].replace("(", " ( ")  # reformatted
+    got = planetarium.evaluate(GT, GT, original_domain_text, False, True,
                                val="/opt/VAL/Validate", fast_downward="fast-downward.sif",
                                alias="lama-first")
     assert got == (True, True, True)
     notes = " ".join(r.getMessage() for r in caplog.records)
-    for name in ("val", "fast_downward", "alias", "domain_str"):
+    for name in ("val", "fast_downward", "alias"):
         assert f"argument '{name}'" in notes
+    assert "domain_str" not in notes  # the registered domain's own text, reformatted
+    other = planetarium.DOMAINS["blocksworld"].replace("(:action", "(:action extra :parameters () "
+                                                       ":precondition (and) :effect (and)) (:action", 1)
+    assert planetarium.evaluate(GT, GT, other) == (True, True, True)
+    assert "graded with the registered definition" in caplog.records[-1].getMessage()
 
 
 def test_undecided_is_false_and_logged(caplog):

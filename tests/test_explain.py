@@ -23,6 +23,7 @@ from planetarium.equivalence.explain import (
 )
 from planetarium.equivalence.renaming import best_renaming
 from planetarium.grading import GradeOptions, grade, load_ground_truth
+from planetarium.limits import Clock, Deadline, wall_now
 from planetarium.pddl import read_problem
 from planetarium.pddl.writer import problem_to_pddl
 from planetarium.testing.certificates import check_certificate
@@ -132,6 +133,12 @@ def test_optimal_renaming_is_the_minimum_by_brute_force():
         assert found.optimal and found.cost == best, (a, b, found)
 
 
+def _spent() -> Deadline:
+    """A deadline that has already passed."""
+    past = wall_now() - 1
+    return Deadline(1.0, Clock.WALL, past, past)
+
+
 def test_out_of_nodes_or_time_is_a_best_effort_never_an_error():
     rng = random.Random(5)
     objs = [f"o{i}" for i in range(9)]
@@ -140,16 +147,16 @@ def test_out_of_nodes_or_time_is_a_best_effort_never_an_error():
     exact = best_renaming(objs, ["t"] * 9, a, objs, ["t"] * 9, b)
     cut = best_renaming(objs, ["t"] * 9, a, objs, ["t"] * 9, b, max_nodes=1)
     assert cut.cost >= exact.cost and (cut.optimal is False or cut.cost == exact.cost)
-    late = best_renaming(objs, ["t"] * 9, a, objs, ["t"] * 9, b, deadline=time.monotonic() - 1)
+    late = best_renaming(objs, ["t"] * 9, a, objs, ["t"] * 9, b, deadline=_spent())
     assert len(late.mapping) == 9 and late.cost >= exact.cost
 
 
 def test_past_the_deadline_the_explanation_says_it_was_cut_short():
     domain, truth = load_ground_truth(GT)
     pred = read_problem(_tower("x y z w", "(on x y) (on z w)"), domain.definition)
-    e = explain(truth, pred, domain, deadline=time.monotonic() - 1)
+    e = explain(truth, pred, domain, deadline=_spent())
     assert not e.complete and "time limit" in e.summary
-    on_time = explain(truth, pred, domain, deadline=time.monotonic() + 30)
+    on_time = explain(truth, pred, domain, deadline=Deadline.start(30))
     assert on_time.complete and on_time.optimal
 
 

@@ -9,8 +9,8 @@ import random
 import pytest
 from llm_fixtures import demo_rows, known_answers, make_answered_run
 
+from planetarium.benchmarks.planetarium_report import categories_of
 from planetarium.grading import load_ground_truth
-from planetarium.llm.categories import FIGURE, categories_of
 from planetarium.llm.grade import grade_run
 from planetarium.llm.report import build_report, write_report
 from planetarium.pddl.writer import problem_to_pddl
@@ -65,7 +65,7 @@ def test_report_has_the_category_tables_and_figure(run, tmp_path):
     assert {r[1] for r in by_domain.rows} == {"blocksworld", "gripper"}
     assert sum(r[2] for r in by_domain.rows) == 8
     write_report([run], tmp_path)
-    assert (tmp_path / FIGURE).stat().st_size > 10_000
+    assert (tmp_path / "categories.png").stat().st_size > 10_000
     assert (tmp_path / "tables" / "categories_strict.csv").read_text().startswith("run,n,")
 
 

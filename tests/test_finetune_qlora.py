@@ -68,7 +68,7 @@ def test_read_back_follows_the_loaded_layers(tiny_model):  # noqa: F811
 
 def test_missing_bitsandbytes_is_an_error_not_a_fallback(tiny_model, monkeypatch):  # noqa: F811
     monkeypatch.setitem(sys.modules, "bitsandbytes", None)  # makes the import fail
-    with pytest.raises(MissingExtraError, match=r"planetarium\[train\]"):
+    with pytest.raises(MissingExtraError, match=r"pip install .planetarium-pddl\[train\]."):
         use_4bit(_cfg(tiny_model))
 
 

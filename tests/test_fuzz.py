@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 from collections import Counter
 from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from test_reward_safety import SLOW, in_forked_child, in_threads
 
 from planetarium.batch import BadItem, grade_item, read_items
 from planetarium.config import ConfigError, apply_overrides, build, read_yaml
@@ -23,11 +26,17 @@ from planetarium.dataset.config import DatasetConfig
 from planetarium.finetune.config import FinetuneConfig
 from planetarium.grading import GradeOptions, GradeOptionsError, Status, grade
 from planetarium.llm.config import EvalConfig
+from planetarium.reward import PlanetariumReward, RewardConfigError, compute_score
+from planetarium.reward.schemes import is_undecided
 from planetarium.testing.fuzz import (
+    BAD_ANCHORS,
+    BAD_FLAGS,
     HOSTILE_VALUES,
     MUTATORS,
+    RewardCall,
     fuzz_grading,
     hostile_lines,
+    hostile_reward_call,
     hostile_values,
     small_truths,
 )
@@ -150,3 +159,85 @@ def test_hostile_limits(capsys):
             outcome["accepted"] += 1
     _show(capsys, f"time limits: {dict(outcome)}")
     assert outcome["accepted"] == 1  # only the plain 1 second among them
+
+
+# --- the reward inside a training loop (issue 30, classes 1-4) -----------------------------
+
+def _expected_rewards(call: RewardCall) -> list[tuple[float, ...]]:
+    """Per item the rewards that are right (undecided pays -1): an unusable item's -1, else
+    grade()'s verdict, or where grade() is undecided either that or a "no" (the reward's
+    equivalence-first grading may decide what grade() left undecided at solvability)."""
+    expected: list[tuple[float, ...]] = []
+    for gt, answer, flag, anchors in zip(call.truths, call.answers, call.flags, call.anchors,
+                                         strict=True):
+        if answer is None:
+            expected.append((-1.0,))
+            continue
+        result = grade(gt, answer, is_placeholder=flag, anchored_objects=anchors, timeout_s=30)
+        expected.append((-1.0, 0.0) if is_undecided(result) else (float(result.correct),))
+    return expected
+
+
+def test_hostile_reward_calls_concurrent_forked_and_from_pandas(capsys):
+    rng = random.Random(11)
+    truths = small_truths(rng)
+    calls = [hostile_reward_call(truths, 20, rng) for _ in range(9)]
+    expected = [_expected_rewards(call) for call in calls]
+    unusable = sum(answer is None for call in calls for answer in call.answers)
+    got: dict[int, list[float]] = {}
+    with PlanetariumReward(workers=2, timeout_s=2.0, undecided_reward=-1.0,
+                           anchors_column="anchored_objects") as reward:
+        def calls_from(first: int) -> None:  # class 2: three threads share the two workers
+            for number in range(first, len(calls), 3):
+                got[number] = reward(completions=calls[number].completions,
+                                     **calls[number].columns)
+
+        in_threads(calls_from, [(k,) for k in range(3)])
+        metrics = reward.metrics()
+        # class 3: a child forked while a call is in flight grades a hostile call of its own
+        busy = threading.Thread(target=reward, kwargs={"completions": [SLOW],
+                                                       "problem_pddl": [SLOW]})
+        busy.start()
+        time.sleep(0.3)
+        forked = in_forked_child(lambda: all(
+            value in allowed for value, allowed in
+            zip(reward(completions=calls[0].completions, **calls[0].columns), expected[0],
+                strict=True)))
+        busy.join(timeout=30)
+        # class 4's other half: configuring values of the wrong kind are refused, loudly
+        refused = 0
+        for column, bad_values in (("is_placeholder", BAD_FLAGS),
+                                   ("anchored_objects", BAD_ANCHORS)):
+            for bad in bad_values:
+                columns = {**calls[1].columns, column: [*calls[1].columns[column]][:-1] + [bad]}
+                with pytest.raises(RewardConfigError):
+                    reward(completions=calls[1].completions, **columns)
+                refused += 1
+    wrong = [(number, i, value, allowed) for number, rewards in got.items()
+             for i, (value, allowed) in enumerate(zip(rewards, expected[number], strict=True))
+             if value not in allowed]
+    _show(capsys, f"reward calls: {len(calls)} x 20 items from 3 threads, {unusable} unusable, "
+                  f"metrics {metrics['invalid_inputs']} invalid, {metrics['timeouts']} timeouts, "
+                  f"{metrics['internal_errors']} internal errors; fork {forked}; "
+                  f"{refused} bad configuring values refused")
+    assert len(got) == len(calls) and not wrong, wrong[:5]
+    assert metrics["invalid_inputs"] == unusable and metrics["internal_errors"] == 0
+    assert forked == 0, "the child forked during a call blocked (-1) or got wrong rewards"
+
+
+def test_compute_score_with_numpy_extra_info_matches_grade():
+    import numpy as np
+
+    from planetarium.reward.verl import shared_reward
+
+    rng = random.Random(12)
+    truths = small_truths(rng)
+    for _ in range(30):
+        call = hostile_reward_call(truths, 1, rng, unusable_share=0.0)
+        answer, flag, anchors = call.answers[0], call.flags[0], call.anchors[0]
+        extra = {"is_placeholder": rng.choice([np.bool_(flag), np.int64(flag), int(flag)]),
+                 "anchored_objects": np.array(anchors, dtype=object)}
+        result = grade(call.truths[0], answer, is_placeholder=flag, anchored_objects=anchors)
+        score = compute_score("planetarium", answer, call.truths[0], extra)
+        assert score == (0.0 if is_undecided(result) else float(result.correct))
+    shared_reward().close()  # its workers would count as this process's children in later tests

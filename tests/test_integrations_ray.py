@@ -59,13 +59,17 @@ def local_ray():
 
 
 def batch_rows(tmp_path: Path, items: list[dict]) -> list[dict]:
-    """What ``planetarium grade --batch`` writes for ``items`` (2 workers, the tests' limit)."""
+    """What ``planetarium grade --batch`` writes for ``items`` (2 workers, the tests' limit),
+    less each row's ``input_sha256``: the digest of its input line, which serves ``--resume``
+    and which rows of a Ray dataset, read and parsed already, do not have."""
     source, out = tmp_path / "pairs.jsonl", tmp_path / "results.jsonl"
     source.write_text("".join(json.dumps(item) + "\n" for item in items))
     result = CliRunner().invoke(main, ["grade", "--batch", str(source), "--out", str(out),
                                        "--workers", "2", "--timeout", str(TIMEOUT_S)])
     assert out.exists(), result.output
-    return [json.loads(line) for line in out.read_text().splitlines()]
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert all(len(row.pop("input_sha256")) == 64 for row in rows)
+    return rows
 
 
 def test_ray_data_rows_are_the_rows_of_grade_batch(local_ray, tmp_path):
@@ -116,10 +120,10 @@ def test_the_grader_keeps_its_pool_across_batches():
     try:
         batch = pyarrow.Table.from_pylist(pairs()[:2])
         first = grader(batch).to_pylist()
-        processes = [worker.process.pid for worker in grader.pool.workers]
+        processes = [worker.process.pid for worker in grader.loop.pool.workers]
         assert grader(batch).to_pylist() == first
-        assert [worker.process.pid for worker in grader.pool.workers] == processes
-        assert len(processes) == 1 and grader.pool.replaced == 0
+        assert [worker.process.pid for worker in grader.loop.pool.workers] == processes
+        assert len(processes) == 1 and grader.loop.replaced == 0
     finally:
         grader.close()
 

@@ -132,12 +132,12 @@ def test_load_environment_builds_the_environment_over_the_taskset(rows_file):
     assert isinstance(env, vf.SingleAgentEnv)
     assert isinstance(env.taskset, ours.PlanetariumTaskset)
     task_config = env.taskset.config.task
-    assert (task_config.scheme.value, task_config.timeout_s) == ("staged", 2.5)
+    assert (task_config.scheme, task_config.timeout_s) == ("staged", 2.5)
     assert len(list(env.taskset)) == len(cases())
 
 
 @pytest.mark.parametrize(("task", "words"), [({"timeout_s": 0}, "timeout_s must be finite"),
-                                             ({"scheme": "best"}, "'correct' or 'staged'"),
+                                             ({"scheme": "best"}, "scheme must be one of correct, staged"),
                                              ({"workers": -1}, "greater than or equal to 0")])
 def test_bad_settings_are_refused_when_the_config_is_read(task, words):
     with pytest.raises(ValueError, match=words):

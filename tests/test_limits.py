@@ -60,3 +60,9 @@ def test_check_deadline_sees_the_deadline_in_force_only_inside_the_block():
 def test_a_deadline_refuses_a_limit_that_is_not_a_finite_positive_number(bad):
     with pytest.raises(LimitValueError):
         Deadline.start(bad)
+
+
+def test_a_remaining_time_of_zero_is_a_deadline_that_has_passed_not_an_error():
+    """Callers hand on what is left of a limit; once it has run out that is 0."""
+    assert Deadline.start(5).within(0).expired()
+    assert deadline_for(0).expired()

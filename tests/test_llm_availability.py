@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from llm_fixtures import eval_run_argv, sections, write_eval_config
 
 from planetarium.cli import main
-from planetarium.llm.availability import check_model, load_error
 from planetarium.llm.backends import BackendError, make_backend
+from planetarium.llm.backends.hub import check_model, load_error
 from planetarium.llm.config import ConfigError, make_config
 
 REPO = Path(__file__).resolve().parents[1]

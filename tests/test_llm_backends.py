@@ -78,7 +78,7 @@ def test_missing_vllm_names_the_extra():
     try:
         import vllm  # noqa: F401
     except ImportError:
-        with pytest.raises(MissingExtraError, match=r"planetarium\[vllm\]"):
+        with pytest.raises(MissingExtraError, match=r"pip install .planetarium-pddl\[vllm\]."):
             make_backend(_config("vllm"), "m")
     else:
         pytest.skip("vllm is installed here")

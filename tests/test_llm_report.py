@@ -11,13 +11,14 @@ import pytest
 from click.testing import CliRunner
 from llm_fixtures import demo_rows, known_answers, make_answered_run
 
+from planetarium.benchmarks.planetarium_figures import FIGURES
+from planetarium.benchmarks.planetarium_report import AXES, abstractness
+from planetarium.benchmarks.planetarium_verdicts import passed, undecided
 from planetarium.cli import main
-from planetarium.llm.breakdown import AXES, abstractness, passed, undecided
-from planetarium.llm.figures import FIGURES
 from planetarium.llm.grade import grade_run
 from planetarium.llm.identity import ReportError
 from planetarium.llm.report import build_report, write_report
-from planetarium.llm.stats import wilson_interval
+from planetarium.presentation.stats import wilson_interval
 
 ROWS = demo_rows(8)
 
@@ -62,7 +63,7 @@ def test_labels_extend_only_as_far_as_needed(tmp_path):
     # a unique name stays as it is; zero-shot is put before the fine-tuned run of its model
     assert [run.label for run in runs] == [
         "gemma [adapter none]", "gemma [adapter runs/g/adapter]", "other"]
-    assert [run.identity.setting for run in runs] == ["zero-shot", "fine-tuned", "zero-shot"]
+    assert [run.setting for run in runs] == ["zero-shot", "fine-tuned", "zero-shot"]
 
 
 def test_label_overrides(pair):
@@ -135,7 +136,7 @@ def test_figures_are_written(written):
     for name in FIGURES:
         assert (out / name).read_bytes()[:4] == b"\x89PNG", name
     assert set(FIGURES) == {"overall.png", "domains.png", "abstractness.png", "size.png",
-                            "funnel.png"}
+                            "funnel.png", "categories.png"}
 
 
 def test_a_run_with_nothing_correct_is_explained(written):

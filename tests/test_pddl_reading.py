@@ -30,7 +30,7 @@ def test_plain_problem():
     "```pddl\n{}\n```",
     "Here is the PDDL (as requested):\n{}\nHope this helps (really)!",
     "(define (domain blocksworld) (:predicates (clear ?x)))\n{}",
-    "{}\n\n(define (problem second) (:domain blocksworld) (:objects) (:init) (:goal (and)))",
+    "(define (problem draft) (:domain blocksworld) (:objects) (:init) (:goal (and)))\n\n{}",
     "; a comment with (parentheses\n{}\n trailing junk ))) ((",
     "{} ```",
 ])
@@ -47,9 +47,15 @@ def test_comments_inside():
     assert read(text) == read(PROBLEM)
 
 
-def test_first_complete_problem_wins_over_truncated():
+def test_the_last_complete_problem_wins_over_a_truncated_one_after_it():
     text = PROBLEM + "\n" + PROBLEM[:40]
     assert read(text) == read(PROBLEM)
+
+
+def test_the_last_complete_problem_is_read():
+    draft = "(define (problem draft) (:domain blocksworld) (:objects) (:init) (:goal (and)))"
+    assert read(PROBLEM + "\n" + draft).name == "draft"
+    assert read(draft + "\n" + PROBLEM) == read(PROBLEM)
 
 
 @pytest.mark.parametrize("text, fragment", [

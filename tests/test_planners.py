@@ -21,6 +21,7 @@ import pytest
 from planetarium.domains import get_domain
 from planetarium.errors import MissingExtraError, ResourceLimitError
 from planetarium.grading import Stage, Status, grade
+from planetarium.limits import Deadline
 from planetarium.pddl.problem import Problem
 from planetarium.pddl.writer import problem_to_pddl
 from planetarium.planning import SolveStatus, check_solvable
@@ -54,7 +55,7 @@ def test_plans_validate_on_generated_solvable_problems(domain):
         goal = random_walk_goal(definition, start, rng, steps=rng.randint(0, 25))
         problem = replace(start, goal=frozenset(goal))
         try:
-            plan = get_domain(domain).solve(problem, timeout_s=5.0)
+            plan = get_domain(domain).solve(problem, Deadline.start(5.0))
         except ResourceLimitError:
             continue  # a malformed state the bounded search could not finish: "unknown" is allowed
         assert plan is not None, (sorted(problem.init), sorted(goal))
@@ -84,7 +85,7 @@ def test_verdicts_agree_with_bruteforce(domain, generic_calls):
         if truth is None:
             continue
         before = generic_calls["calls"]
-        plan = get_domain(domain).solve(problem, timeout_s=10.0)
+        plan = get_domain(domain).solve(problem, Deadline.start(10.0))
         assert (plan is not None) == truth, (sorted(problem.init), sorted(problem.goal), plan)
         if plan is not None:
             _check_plan(domain, problem, plan)
@@ -99,7 +100,7 @@ def test_verdicts_agree_with_bruteforce(domain, generic_calls):
 def _solve(domain: str, init, goal, typed=None):
     typed = typed or {x: "object" for a in init | goal for x in a[1:]}
     problem = problem_of(domain, typed, init, goal)
-    result = check_solvable(get_domain(domain), problem, timeout_s=5.0)
+    result = check_solvable(get_domain(domain), problem, Deadline.start(5.0))
     return result.status
 
 
@@ -159,7 +160,7 @@ def test_blocksworld_repairable_states_stay_exact(monkeypatch):
             continue  # b0 also somewhere else: not a repairable shape
         if {x for a in init for x in a[1:]} != set(start.objects):
             continue  # a block no atom mentions: the goal on it is unreachable
-        plan = get_domain("blocksworld").solve(problem, timeout_s=1.0)
+        plan = get_domain("blocksworld").solve(problem, Deadline.start(1.0))
         _check_plan("blocksworld", problem, plan)
         checked += 1
     assert checked >= 10
@@ -243,7 +244,7 @@ def test_builtin_search_agrees_with_bruteforce(domain):
         truth = solvable_by_enumeration(definition, problem, 5_000)
         if truth is None:
             continue
-        plan = solve_by_search(definition, problem, timeout_s=10.0)
+        plan = solve_by_search(definition, problem, Deadline.start(10.0))
         assert (plan is not None) == truth
         if plan is not None:
             _check_plan(domain, problem, plan)
@@ -257,8 +258,7 @@ def test_builtin_search_time_out_is_not_unsolvable():
     goal = {("on", f"b{i}", f"b{i + 1}") for i in range(13)}
     problem = problem_of("blocksworld", typed, init, goal)
     with pytest.raises(ResourceLimitError):
-        solve_by_search(get_domain("blocksworld").definition, problem, timeout_s=None,
-                        max_states=50)
+        solve_by_search(get_domain("blocksworld").definition, problem, None, max_states=50)
 
 
 def test_generic_solve_without_the_extra_uses_builtin_search(monkeypatch):
@@ -271,30 +271,30 @@ def test_generic_solve_without_the_extra_uses_builtin_search(monkeypatch):
     definition = get_domain("blocksworld").definition
     init = {("on-table", "a"), ("on-table", "b"), ("clear", "a"), ("clear", "b"), ("arm-empty",)}
     problem = problem_of("blocksworld", dict.fromkeys("ab", "object"), init, {("on", "a", "b")})
-    plan = planning.generic_solve(definition, problem, 5.0)
+    plan = planning.generic_solve(definition, problem, Deadline.start(5.0))
     _check_plan("blocksworld", problem, plan)
     unsolvable = problem_of("blocksworld", dict.fromkeys("ab", "object"), init, {("on", "a", "a")})
-    assert planning.generic_solve(definition, unsolvable, 5.0) is None
+    assert planning.generic_solve(definition, unsolvable, Deadline.start(5.0)) is None
 
 
 def test_check_solvable_reports_time_out_as_timeout(monkeypatch):
     domain = get_domain("blocksworld")
 
-    def slow(problem, timeout_s=None):
+    def slow(problem, deadline=None):
         raise ResourceLimitError("ran out of time")
 
     monkeypatch.setattr(domain, "solve", slow)
     problem = problem_of("blocksworld", {"a": "object"}, {("clear", "a")}, {("holding", "a")})
-    result = check_solvable(domain, problem, 0.01)
+    result = check_solvable(domain, problem, Deadline.start(0.01))
     assert result.status is SolveStatus.TIMEOUT and "ran out of time" in result.reason
 
 
 def test_check_solvable_reports_an_invalid_plan_as_an_internal_error(monkeypatch):
     """A planner bug is neither "solvable" nor a time-out: it is an error, in grading too."""
     domain = get_domain("blocksworld")
-    monkeypatch.setattr(domain, "solve", lambda problem, timeout_s=None: [("pickup", "a")])
+    monkeypatch.setattr(domain, "solve", lambda problem, deadline=None: [("pickup", "a")])
     problem = problem_of("blocksworld", {"a": "object"}, {("clear", "a")}, {("holding", "a")})
-    result = check_solvable(domain, problem, 1.0)
+    result = check_solvable(domain, problem, Deadline.start(1.0))
     assert result.status is SolveStatus.ERROR and "(on-table a)" in result.reason
     pddl = problem_to_pddl(problem)
     graded = grade(pddl, pddl)
@@ -314,7 +314,7 @@ def test_dataset_sized_problems(domain, sizes):
         goal = random_walk_goal(definition, start, rng, steps=60)
         problem = replace(start, goal=frozenset(goal))
         try:
-            plan = get_domain(domain).solve(problem, timeout_s=5.0)
+            plan = get_domain(domain).solve(problem, Deadline.start(5.0))
         except ResourceLimitError:
             assert domain in ("gripper", "rover-single")  # several robot positions: bounded search
             continue

@@ -16,6 +16,7 @@ import pytest
 
 from planetarium.domains import get_domain
 from planetarium.errors import ResourceLimitError
+from planetarium.limits import Deadline
 from planetarium.pddl.writer import problem_to_pddl
 from planetarium.strips.plan_io import format_plan
 from planetarium.testing.bruteforce import solvable_by_enumeration
@@ -55,7 +56,7 @@ def test_plans_accepted_by_unified_planning(domain, tmp_path):
     checked = 0
     for problem in _sample(domain, f"up-{domain}", 60, unsolvable_too=False):
         try:
-            plan = definition.solve(problem, timeout_s=5.0)
+            plan = definition.solve(problem, Deadline.start(5.0))
         except ResourceLimitError:
             continue
         if plan is None or not plan:
@@ -89,11 +90,11 @@ def test_verdicts_agree_with_mimir(domain, generic_calls):
     for problem in _sample(domain, f"mimir-{domain}", 30, unsolvable_too=True):
         before = generic_calls["calls"]
         try:
-            ours = definition.solve(problem, timeout_s=5.0)
+            ours = definition.solve(problem, Deadline.start(5.0))
             if generic_calls["calls"] != before:
                 handed_off += 1
                 continue
-            theirs = generic_solve(definition.definition, problem, timeout_s=5.0)
+            theirs = generic_solve(definition.definition, problem, Deadline.start(5.0))
         except ResourceLimitError:
             continue
         assert (ours is None) == (theirs is None), (sorted(problem.init), sorted(problem.goal))
@@ -120,6 +121,6 @@ def test_mimir_fallback_agrees_with_bruteforce(domain):
         truth = solvable_by_enumeration(definition, problem, 5_000)
         if truth is None:
             continue
-        assert (generic_solve(definition, problem, 10.0) is not None) == truth
+        assert (generic_solve(definition, problem, Deadline.start(10.0)) is not None) == truth
         compared += 1
     assert compared >= 55

@@ -168,8 +168,6 @@ def test_grade_correct_decides_equivalence_first_and_agrees_with_grade():
     (f"<think>let me think {RENAMED}", 0.0, "no answer: the reasoning block <think> never closes"),
     (f"{RENAMED}</think>", 0.0, "no '(define (problem"),
     ([{"role": "user", "content": RENAMED}], 0.0, "no answer: the completion holds no text"),
-    (None, 0.0, "no answer"),
-    (42, 0.0, "no answer"),
     (WRONG, 0.0, ""),
 ])
 def test_completion_forms(completion, expected, why):
@@ -237,13 +235,24 @@ def test_a_missing_ground_truth_column_is_a_configuration_error():
             reward(completions=[GT], problem_pddl=[GT, GT])
 
 
-def test_bad_column_values_are_undecided_not_raised():
+def test_bad_data_values_are_undecided_not_raised():
     with PlanetariumReward(workers=0, undecided_reward=-0.5) as reward:
-        got = reward(completions=[GT, GT, GT], problem_pddl=[None, GT, "(define (problem"],
-                     is_placeholder=[False, "yes", False])
+        got = reward(completions=[GT, GT, None], problem_pddl=[None, "(define (problem", GT],
+                     is_placeholder=[False, False, False])
         assert got == [-0.5, -0.5, -0.5]
         assert [d["status"] for d in reward.last_details] == ["invalid-input"] * 3
         assert reward.metrics()["invalid_inputs"] == 3
+
+
+def test_a_configuring_column_of_the_wrong_kind_is_a_configuration_error():
+    with PlanetariumReward(workers=0, anchors_column="anchors") as reward:
+        with pytest.raises(RewardConfigError, match="column 'is_placeholder', row 1: "
+                                                    "is_placeholder must be true or false"):
+            reward(completions=[GT, GT], problem_pddl=[GT, GT], is_placeholder=[False, "yes"])
+        with pytest.raises(RewardConfigError, match="column 'anchors', row 0: anchored objects "
+                                                    "must be a list of object names, got 'b1'"):
+            reward(completions=[GT], problem_pddl=[GT], anchors=["b1"])
+        assert reward.metrics()["calls"] == 0  # refused before anything was graded
 
 
 def test_unsupported_output_gets_the_undecided_reward_and_is_counted():
@@ -353,9 +362,10 @@ def tower(n: int) -> str:
             f"(:init {' '.join(init)}) (:goal (and {' '.join(goal)})))")
 
 
-def nested_forall(n: int) -> str:
-    """A goal of ``n`` nested foralls over ``n`` blocks (its ground goal has n^n disjunctions)."""
-    blocks = [f"b{i}" for i in range(n)]
+def nested_forall(n: int, objects: int | None = None) -> str:
+    """A goal of ``n`` nested foralls over ``objects`` (default ``n``) blocks: its ground goal
+    has objects^n disjunctions."""
+    blocks = [f"b{i}" for i in range(n if objects is None else objects)]
     body = "(or " + " ".join(f"(on ?x{i} ?x{i + 1})" for i in range(n - 1)) + ")"
     for i in reversed(range(n)):
         body = f"(forall (?x{i}) {body})"

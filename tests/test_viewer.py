@@ -19,10 +19,11 @@ from hypothesis import strategies as st
 from viewer_fixtures import HOSTILE, graded_runs
 
 from planetarium.cli import main
+from planetarium.presentation.pages import Scenes
 from planetarium.viewer import build_viewer
 from planetarium.viewer.cli import make_server
 from planetarium.viewer.load import load_runs
-from planetarium.viewer.scenes import DRAWERS, EXTRA, MISSING, Scene, draw
+from planetarium.viewer.scenes import EXTRA, MISSING, Scene, available_drawers, draw
 from planetarium.viewer.scenes.floortile import layout
 from planetarium.viewer.states import build_states
 
@@ -102,7 +103,7 @@ def test_unknown_domain_gets_the_generic_picture():
 NAMES = st.sampled_from(["a", "b", "c", "t1", "t2", "<script>", 'x"y', "&amp"])
 
 
-@pytest.mark.parametrize("domain", [*DRAWERS, "generic"])
+@pytest.mark.parametrize("domain", [*available_drawers(), "generic"])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_facts_draw_or_are_listed(domain, data):
@@ -111,7 +112,7 @@ def test_any_facts_draw_or_are_listed(domain, data):
     from planetarium.domains import get_domain
 
     predicates = ([(name, len(types)) for name, types in get_domain(domain).definition.predicates.items()]
-                  if domain in DRAWERS else [("p", 0), ("q", 1), ("r", 2), ("s", 3)])
+                  if domain in available_drawers() else [("p", 0), ("q", 1), ("r", 2), ("s", 3)])
     facts = data.draw(st.lists(st.sampled_from(predicates).flatmap(
         lambda p: st.tuples(st.just(p[0]), *[NAMES] * p[1])), max_size=25))
     marks = {f: data.draw(st.sampled_from([MISSING, EXTRA])) for f in facts[:3]}
@@ -134,7 +135,9 @@ def test_answer_drawn_in_ground_truth_names(runs):
     viewer_runs = load_runs(list(runs))
     item = next(i for i in viewer_runs.items if i.id == "601")
     answer = item.answers[0]
-    states = build_states(item.row["problem_pddl"], answer.output, answer.explanation())
+    [scenes] = [s for s in answer.view.sections if isinstance(s, Scenes)]
+    assert (scenes.truth, scenes.answer) == (item.row["problem_pddl"], answer.output)
+    states = build_states(scenes.truth, scenes.answer, scenes.explanation)
     # zone/orb/hand became room/ball/gripper; the misplaced ball is the one extra fact
     assert ("at", "ball1", "room2") in states.answer_init.facts
     assert states.answer_init.marks == {("at", "ball1", "room2"): EXTRA}

@@ -128,7 +128,7 @@ def test_open_an_item(browser, viewer, artefacts):
     run_a, run_b = browser.find_elements(CSS, "section.run")
     assert run_a.find_element(CSS, ".status").text == "not equivalent"
     assert run_b.find_element(CSS, ".status").text == "correct"
-    strict = run_a.find_element(CSS, "table.verdicts tr[data-mode=strict]").text
+    strict = run_a.find_element(CSS, "table.verdicts tr[data-key=strict]").text
     assert "fully specified goals differ" in strict
     # four pictures per run: ground truth and answer, initial state and goal
     assert len(run_a.find_elements(CSS, "svg.scene")) == 4
@@ -161,3 +161,16 @@ def test_hostile_answer_stays_text(browser, viewer, artefacts):
     assert answer.find_element(CSS, "pre.answer").get_attribute("textContent") == HOSTILE
     assert not browser.find_elements(CSS, "section.run img")
     _screenshot(browser, artefacts / "item-hostile.png")
+
+
+def test_rover_labels_are_legible_at_default_zoom(browser, viewer):
+    """Issue 31.8: waypoint labels were about 6 px.  Two runs side by side (the narrowest
+    pictures) at 100% zoom: every label of the rover pictures renders at 10 px or more."""
+    browser.get(viewer.as_uri())
+    browser.find_element(LINK, "945").click()
+    sizes = browser.execute_script(
+        "return [...document.querySelectorAll('section.run svg.scene text')].map(t => "
+        "[t.textContent, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a]);")
+    assert sizes and any(text.startswith("waypoint") for text, _ in sizes)
+    small = [(text, round(px, 1)) for text, px in sizes if px < 10]
+    assert small == [], small

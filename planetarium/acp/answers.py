@@ -94,7 +94,7 @@ def answer_region(text: str) -> str:
 
 
 def _convert(tree) -> tuple:
-    out = []
+    out: list[tuple] = []
     for child in tree.children:
         if hasattr(child, "data"):
             if child.data == "paren":
@@ -111,7 +111,7 @@ def _convert(tree) -> tuple:
     return tuple(out)
 
 
-def parse_answer(text: str) -> Parsed:
+def parse_answer(text: object) -> Parsed:
     """Parse the answer region of ``text``; :class:`AnswerParseError` if it does not balance."""
     if not isinstance(text, str):
         raise AnswerParseError(f"the response is a {type(text).__name__}, not text")

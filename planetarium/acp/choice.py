@@ -8,7 +8,7 @@ compared with the label ignoring case and punctuation.  Here:
 * **marker first** — the first yes/no word (or A-D letter) after the *first* marker;
 * **then the last** yes/no word (or standalone letter) of the whole response, the answer a
   chain of thought ends on;
-* nothing found: score 0 with status ``unparseable``.
+* nothing found: score 0, unparseable.
 
 Deviation, documented: the harness's ``take_first`` without a marker takes the *first* bare
 yes/no, which often grades a word of the reasoning; the issue asks for the last one.
@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 
+from . import grades
 from .data import AcpItem
-from .gen import Verdict
+from .grades import Grade
 
 _MARKER = re.compile(r"(?:the\s+final\s+answer\s*:|the\s+answer\s+is|the\s+answer\s*:|"
                      r"\W\W?final\s+answer\W\W?\s*:|\W\Wanswer\W\W\s*:)", re.IGNORECASE)
@@ -44,17 +45,17 @@ def extract_choice(text: str, kind: str) -> str | None:
     return matches[-1].lower() if kind == "bool" else matches[-1].upper()
 
 
-def score_choice(item: AcpItem, response: object) -> Verdict:
+def score_choice(item: AcpItem, response: object) -> Grade:
     """Exact match of the extracted answer with the stored label."""
     got = extract_choice(response, item.kind) if isinstance(response, str) else None
     label = str(item.answer).strip()
     label = label.lower() if item.kind == "bool" else label.upper()
     if got is None:
         what = "yes/no" if item.kind == "bool" else "choice letter"
-        return Verdict(0.0, "unparseable", f"no {what} found in the response")
+        return grades.unparseable(f"no {what} found in the response")
     if got == label:
-        return Verdict(1.0, "correct", f"answered {got}")
-    return Verdict(0.0, "wrong", f"answered {got}, the label is {label}")
+        return grades.right(f"answered {got}")
+    return grades.wrong(f"answered {got}, the label is {label}")
 
 
 def render_choice_gold(item: AcpItem) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import NoReturn
 
 import click
 
@@ -11,7 +12,7 @@ from ..cliutil import SECONDS
 from ..errors import PlanetariumError
 
 
-def _fail(err: Exception) -> None:
+def _fail(err: Exception | str) -> NoReturn:
     click.echo(f"error: {err}", err=True)
     sys.exit(1)
 
@@ -33,12 +34,12 @@ def _budget_options(command):
     """The per-question search budget and the process count, shared by the grading commands."""
     for option in reversed([
         click.option("--max-states", type=click.IntRange(1), default=200_000, show_default=True,
-                     help="Exact-search budget per question; beyond it a question is "
-                          "'undecided'."),
+                     help="States one search of a question may generate; beyond it the "
+                          "question is a 'timeout'."),
         click.option("--seconds", type=SECONDS, default=20.0, show_default=True,
-                     help="Search budget per question in CPU seconds (not wall-clock: a busy "
-                          "machine grades slower, with the same verdicts); beyond it "
-                          "'undecided'."),
+                     help="Time limit per question in CPU seconds (not wall-clock: a busy "
+                          "machine grades slower, with the same verdicts; three times as many "
+                          "wall seconds at most); beyond it a 'timeout'."),
         click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
                      help="Processes working in parallel."),
     ]):
@@ -79,10 +80,11 @@ def score_command(data: str, responses_path: str, out_path: str, semantics: str,
     """Grade RESPONSES against the questions in DATA (a file or a folder of them).
 
     Only the questions selected by --task/--kind/--limit are graded (all by default); a
-    selected question without a response scores 0 as 'missing'.
+    selected question without a response scores 0 as 'missing'.  A responses file that answers
+    one question twice is refused.
     """
     from .data import load_items, select_items
-    from .model import Budget
+    from .gen import Rules
     from .report import format_table, summarize
     from .score import grade_all, match_responses, read_responses
 
@@ -92,14 +94,14 @@ def score_command(data: str, responses_path: str, out_path: str, semantics: str,
         responses = match_responses(items, read_responses(responses_path), responses_path)
         rows = []
         with open(out_path, "w", encoding="utf-8") as out:
-            for row in grade_all(items, responses, semantics, Budget(max_states, seconds),
-                                 workers, just_rule, progress):
+            for row in grade_all(items, responses, Rules(semantics, just_rule), seconds,
+                                 max_states, workers, progress):
                 out.write(json.dumps(row) + "\n")
                 rows.append(row)
     except (PlanetariumError, OSError) as err:
         _fail(err)
     click.echo(format_table(summarize(rows)))
-    missing = sum(r["status"] == "missing" for r in rows)
+    missing = sum(r["answered"] is False for r in rows)
     if missing:
         click.echo(f"{missing} of {len(rows)} questions have no response and score 0 "
                    "('missing'); if the responses answered a selection (--task/--kind/--limit), "
@@ -184,17 +186,15 @@ def check_labels_command(data: str, out_path: str | None, progress: bool, max_st
     how each domain's English is read.  Prints the reader's checks per domain, one line per
     task, and every label found false or ambiguous.
     """
-    import time
 
+    from ..limits import Stopwatch
     from .data import load_items
     from .labelreport import check_labels, domain_report, format_table, reader_lines, summarize
-    from .model import Budget
 
     _need_lark()
-    start = time.perf_counter()
+    watch = Stopwatch()
     try:
-        known, rows = check_labels(load_items(data), Budget(max_states, seconds), workers,
-                                   progress)
+        known, rows = check_labels(load_items(data), seconds, max_states, workers, progress)
     except (PlanetariumError, OSError) as err:
         _fail(err)
     for line in reader_lines(known):
@@ -202,11 +202,12 @@ def check_labels_command(data: str, out_path: str | None, progress: bool, max_st
     by_task = summarize(rows, ("kind", "task"))
     click.echo(format_table(by_task, ("kind", "task")))
     for row in rows:
-        if row["status"] in ("false", "ambiguous"):
-            click.echo(f"{row['status'].upper()}: {row['kind']}/{row['task']} {row['domain']} "
+        if row["verdict"] in ("false", "ambiguous") or row["bad_question"]:
+            what = "BAD QUESTION" if row["bad_question"] else row["verdict"].upper()
+            click.echo(f"{what}: {row['kind']}/{row['task']} {row['domain']} "
                        f"{row['id']} (label {row['label']}): {row['reason']}")
     slowest = max(rows, key=lambda r: r["seconds"], default=None)
-    click.echo(f"{len(rows)} questions in {time.perf_counter() - start:.1f}s"
+    click.echo(f"{len(rows)} questions in {watch.seconds:.1f}s"
                + (f"; slowest {slowest['kind']}/{slowest['task']} {slowest['id']} "
                   f"{slowest['seconds']:.2f}s" if slowest else ""))
     if out_path:

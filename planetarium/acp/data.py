@@ -52,6 +52,42 @@ class AcpItem:
     choices: dict | None = field(default=None, compare=False)
 
 
+_STR_LIST = "a list of strings"
+
+
+def _is_str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def check_gold_shape(task: str, answer: Any) -> str | None:
+    """Why ``answer`` does not have the stored shape of ``task``'s gold (``None`` if it does)."""
+    if task in ("app", "reach", "areach"):
+        return None if _is_str_list(answer) else f"expected {_STR_LIST}"
+    if task == "prog":
+        ok = isinstance(answer, dict) and all(_is_str_list(answer.get(k)) for k in ("pos", "neg"))
+        return None if ok else "expected {'pos': [...], 'neg': [...]} of strings"
+    if task == "val":
+        ok = isinstance(answer, int) or (isinstance(answer, str) and answer.strip().isdigit())
+        return None if ok else "expected a non-negative integer index"
+    if task == "just":
+        ok = isinstance(answer, list) and all(_is_str_list(a) and len(a) in (2, 3) for a in answer)
+        return None if ok else "expected a list of [action, action, '-1'] or [action, count] lists"
+    if task == "land":
+        ok = isinstance(answer, dict) and all(_is_str_list(answer.get(k)) for k in ("yes", "no"))
+        return None if ok else "expected {'yes': [...], 'no': [...]} of strings"
+    if task == "nexta":
+        ok = (isinstance(answer, dict) and all(_is_str_list(answer.get(k))
+                                               for k in ("yes", "no", "maybe"))
+              and str(answer.get("opt", "")).strip().isdigit())
+        return None if ok else "expected {'yes', 'no', 'maybe': [...], 'opt': int}"
+    return f"unknown task '{task}'"
+
+
+def as_step(text: str) -> tuple[str, ...]:
+    """A stored action or atom string (``'(at c1 l0)'`` or ``'at c1 l0'``) as a lower-case step."""
+    return tuple(text.strip().strip("()").lower().split())
+
+
 def _records(path: Path) -> list[Any]:
     name = path.name.lower()
     try:
@@ -85,14 +121,16 @@ def _records(path: Path) -> list[Any]:
     return data
 
 
-def _text(record: dict, key: str, where: str, required: bool = True) -> str | None:
+def _text(record: dict, key: str, where: str) -> str:
     value = record.get(key)
-    if value is None and not required:
-        return None
     if not isinstance(value, str):
         found = "nothing" if value is None else type(value).__name__
         raise AcpDataError(f"{where}: key '{key}' must be a string, found {found}")
     return value
+
+
+def _optional_text(record: dict, key: str, where: str, required: bool) -> str | None:
+    return None if record.get(key) is None and not required else _text(record, key, where)
 
 
 def _item(record: Any, where: str) -> AcpItem:
@@ -111,13 +149,11 @@ def _item(record: Any, where: str) -> AcpItem:
         id=str(record["id"]), task=task, kind=kind, group=group,
         context=_text(record, "context", where), question=_text(record, "question", where),
         answer=record["answer"],
-        domain_pddl=_text(record, "PDDL_domain", where, required=kind == "gen"),
-        problem_pddl=_text(record, "PDDL_problem", where, required=kind == "gen"),
+        domain_pddl=_optional_text(record, "PDDL_domain", where, required=kind == "gen"),
+        problem_pddl=_optional_text(record, "PDDL_problem", where, required=kind == "gen"),
         choices=record.get("choices"),
     )
     if kind == "gen":
-        from .gold import check_gold_shape
-
         problem = check_gold_shape(task, item.answer)
         if problem:
             raise AcpDataError(f"{where}: key 'answer': {problem}")

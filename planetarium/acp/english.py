@@ -31,14 +31,13 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 
 from ..errors import PlanetariumError
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
-from .adl import read_task
-from .data import AcpItem
-from .gold import as_step
-from .model import AcpTask
+from ..reasoning import GroundedTask, NotAnAction, read_task
+from .data import AcpItem, as_step
 from .phrases import Dictionary, PhraseError, Template, harvest, normalize
 from .reader import GOAL, DomainText, ReadError, compare, read_context, split_context
 from .rules import READERS
@@ -46,8 +45,36 @@ from .rules import READERS
 _PIECES = re.compile(r",\s+and\s+|,\s+|\s+and\s+")
 
 
+#: A generative record's own task, read once: its domain and problem, or why they cannot be read.
+RecordTask = tuple[DomainDef, Problem] | str
+
+
+class RecordCheck(str, Enum):
+    """How the domain's reader did on one generative record (see the module docstring)."""
+
+    EXACT = "exact"
+    EQUIVALENT = "equivalent"
+    REFUSED = "refused"
+    WRONG = "wrong"
+    UNREAD = "unread"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class ActionCheck(str, Enum):
+    """How the action descriptions read a progression record's action."""
+
+    RIGHT = "right"
+    WRONG = "wrong"
+    UNREAD = "unread"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass
-class Domain:
+class LearnedDomain:
     """One domain as learned from its generative records (see the module docstring)."""
 
     name: str
@@ -56,32 +83,34 @@ class Domain:
     introduction: str
     actions: Dictionary
     atoms: Dictionary
-    verdicts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # kind -> (id, why)
-    action_checks: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: per check, the (id, why) of each generative record it was
+    verdicts: dict[RecordCheck, list[tuple[str, str]]] = field(default_factory=dict)
+    action_checks: dict[ActionCheck, list[tuple[str, str]]] = field(default_factory=dict)
     conflict: str | None = None  # why the records cannot teach one reading (see learn)
 
     @property
     def records(self) -> int:
         return sum(len(v) for v in self.verdicts.values())
 
-    def count(self, kind: str) -> int:
+    def count(self, kind: RecordCheck) -> int:
         return len(self.verdicts.get(kind, []))
 
     @property
     def supported(self) -> bool:
-        return (self.text is not None and self.conflict is None and not self.verdicts.get("wrong")
-                and not self.action_checks.get("wrong")
-                and self.count("exact") + self.count("equivalent") > 0)
+        return (self.text is not None and self.conflict is None
+                and not self.verdicts.get(RecordCheck.WRONG)
+                and not self.action_checks.get(ActionCheck.WRONG)
+                and self.count(RecordCheck.EXACT) + self.count(RecordCheck.EQUIVALENT) > 0)
 
     def why_unsupported(self) -> str:
         if self.conflict is not None:
             return self.conflict
         if self.text is None:
             return f"no English reader for PDDL domain '{self.name}'"
-        for what, checks, total in (("generative records", self.verdicts, self.records),
-                                    ("described actions", self.action_checks,
-                                     sum(map(len, self.action_checks.values())))):
-            wrong = checks.get("wrong", [])
+        checked = (("generative records", self.verdicts.get(RecordCheck.WRONG, []), self.records),
+                   ("described actions", self.action_checks.get(ActionCheck.WRONG, []),
+                    sum(map(len, self.action_checks.values()))))
+        for what, wrong, total in checked:
             if wrong:
                 return (f"the reader gets {len(wrong)} of {total} {what} wrong (e.g. "
                         f"{wrong[0][0]}: {wrong[0][1]})")
@@ -89,7 +118,7 @@ class Domain:
 
     def read(self, context: str) -> Problem:
         """The problem a context of this domain states (:class:`ReadError` if unreadable)."""
-        if self.text is None:
+        if self.text is None or self.domain is None:
             raise ReadError(self.why_unsupported())
         return read_context(context, self.introduction, self.text, self.domain,
                             self.atoms.read_list)
@@ -190,87 +219,97 @@ def _unify(lifted: Atom, ground: Atom) -> dict[str, str] | None:
     return binding
 
 
-def _verdict(known: Domain, item: AcpItem) -> tuple[str, str]:
+def _read(item: AcpItem) -> RecordTask:
     try:
-        truth = read_task(item.domain_pddl, item.problem_pddl)[1]
+        return read_task(item.domain_pddl or "", item.problem_pddl or "")
     except PlanetariumError as err:
-        return "refused", f"its own PDDL problem cannot be read: {err}"
+        return str(err)
+
+
+def _verdict(known: LearnedDomain, item: AcpItem, task: RecordTask) -> tuple[RecordCheck, str]:
+    if isinstance(task, str):
+        return RecordCheck.REFUSED, f"its own PDDL problem cannot be read: {task}"
+    truth = task[1]
     with_goal = GOAL.search(normalize(item.context)) is not None
     try:
         read = known.read(item.context)
     except (ReadError, PhraseError) as err:
-        return "refused", str(err)
+        return RecordCheck.REFUSED, str(err)
     why = compare(read, truth, with_goal)
     if why is None:
-        return "exact", ""
-    if _equivalent(read, truth, known.domain, with_goal):
-        return "equivalent", why
-    return "wrong", why
+        return RecordCheck.EXACT, ""
+    if known.domain is not None and _equivalent(read, truth, known.domain, with_goal):
+        return RecordCheck.EQUIVALENT, why
+    return RecordCheck.WRONG, why
 
 
-def _action_verdict(known: Domain, item: AcpItem) -> tuple[str, str]:
+def _action_verdict(known: LearnedDomain, item: AcpItem,
+                    read: tuple[DomainDef, Problem]) -> tuple[ActionCheck, str]:
     """A progression question's action, read with the descriptions, must have the stored
     effects: the one check of the action descriptions against PDDL the records allow."""
     quoted = re.search(r'"([^"]+)"', item.question)
     if quoted is None:
-        return "unread", "the question quotes no action"
+        return ActionCheck.UNREAD, "the question quotes no action"
     try:
         step = known.actions.read(quoted.group(1))
     except PhraseError as err:
-        return "unread", str(err)
-    task = AcpTask.from_item(item)
-    if isinstance(task.action(step), str) or not task.action(step).applicable(task.state):
-        return "wrong", f"'{quoted.group(1)}' reads as ({' '.join(step)}), not applicable here"
+        return ActionCheck.UNREAD, str(err)
+    task = GroundedTask(*read)
+    try:
+        applicable = task.applicable(task.state, step)
+    except NotAnAction:
+        applicable = False
+    if not applicable:
+        return (ActionCheck.WRONG,
+                f"'{quoted.group(1)}' reads as ({' '.join(step)}), not applicable here")
     stored = ({as_step(a) for a in item.answer["pos"]}, {as_step(a) for a in item.answer["neg"]})
-    if task.effects(step) != stored:
-        return "wrong", f"'{quoted.group(1)}' reads as ({' '.join(step)}), whose effects differ"
-    return "right", ""
+    if task.effects(task.state, step) != stored:
+        return (ActionCheck.WRONG,
+                f"'{quoted.group(1)}' reads as ({' '.join(step)}), whose effects differ")
+    return ActionCheck.RIGHT, ""
 
 
-def _unusable(name: str, records: list[AcpItem], why: str) -> Domain:
-    """A domain whose questions are reported ``unchecked`` with ``why`` (the rest go on)."""
-    return Domain(name, None, None, introduction([r.context for r in records], None),
+def _unusable(name: str, records: list[AcpItem], why: str) -> LearnedDomain:
+    """A domain whose questions are skipped with ``why`` (the rest go on)."""
+    return LearnedDomain(name, None, None, introduction([r.context for r in records], None),
                   Dictionary(()), Dictionary(()), conflict=why,
-                  verdicts={"unread": [(r.id, why) for r in records]})
+                  verdicts={RecordCheck.UNREAD: [(r.id, why) for r in records]})
 
 
-def _learn_domain(name: str, records: list[AcpItem]) -> Domain:
-    variants = len({normalize(r.domain_pddl) for r in records})
+def _learn_domain(name: str, records: list[AcpItem]) -> LearnedDomain:
+    variants = len({normalize(r.domain_pddl or "") for r in records})
     if variants > 1:
         return _unusable(name, records, f"its generative records hold {variants} different "
                                         "domain PDDLs")
-    try:
-        domain = read_task(records[0].domain_pddl, records[0].problem_pddl)[0]
-    except PlanetariumError as err:
-        return _unusable(name, records, f"cannot read its PDDL: {err}")
+    tasks = [_read(record) for record in records]  # each record's PDDL is read once
+    first = tasks[0]
+    if isinstance(first, str):
+        return _unusable(name, records, f"cannot read its PDDL: {first}")
     text = READERS.get(name)
     if text is None:
         return _unusable(name, records, f"no English reader for PDDL domain '{name}'")
     atoms = [t for t in (c.template() for c in text.clauses) if t is not None]
-    for record in records:
+    for record, task in zip(records, tasks, strict=True):
         atoms += harvest(record.context, "propositions")
-        try:
-            atoms += induce_goal_templates(record.context,
-                                           read_task(record.domain_pddl, record.problem_pddl)[1])
-        except PlanetariumError:
-            continue  # _verdict reports this record refused
-    known = Domain(name, domain, text, introduction([r.context for r in records], text),
-                   Dictionary(t for r in records for t in harvest(r.context, "actions")),
-                   Dictionary(atoms))
-    for record in records:
-        kind, why = _verdict(known, record)
+        if not isinstance(task, str):  # else _verdict reports this record refused
+            atoms += induce_goal_templates(record.context, task[1])
+    known = LearnedDomain(name, first[0], text, introduction([r.context for r in records], text),
+                          Dictionary(t for r in records for t in harvest(r.context, "actions")),
+                          Dictionary(atoms))
+    for record, task in zip(records, tasks, strict=True):
+        kind, why = _verdict(known, record, task)
         known.verdicts.setdefault(kind, []).append((record.id, why))
-        if record.task == "prog" and kind != "refused":
-            kind, why = _action_verdict(known, record)
-            known.action_checks.setdefault(kind, []).append((record.id, why))
+        if record.task == "prog" and not isinstance(task, str) and kind != RecordCheck.REFUSED:
+            action, why = _action_verdict(known, record, task)
+            known.action_checks.setdefault(action, []).append((record.id, why))
     return known
 
 
-def learn(items: Iterable[AcpItem]) -> dict[str, Domain]:
+def learn(items: Iterable[AcpItem]) -> dict[str, LearnedDomain]:
     """Every domain of the generative ``items``, learned and checked (see module docstring).
 
     Never aborts on one domain: a domain whose PDDL cannot be read, that has no English reader
-    or whose records disagree is kept with the reason, and its questions are ``unchecked``.
+    or whose records disagree is kept with the reason, and its questions are skipped.
     """
     by_domain: dict[str, list[AcpItem]] = {}
     for item in items:
@@ -279,7 +318,7 @@ def learn(items: Iterable[AcpItem]) -> dict[str, Domain]:
     return {name: _learn_domain(name, records) for name, records in sorted(by_domain.items())}
 
 
-def domain_of(context: str, known: dict[str, Domain]) -> Domain | None:
+def domain_of(context: str, known: dict[str, LearnedDomain]) -> LearnedDomain | None:
     """The learned domain whose introduction opens ``context`` (the longest such)."""
     text = normalize(context)
     fits = [d for d in known.values() if d.introduction and text.startswith(d.introduction)]

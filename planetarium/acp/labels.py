@@ -25,33 +25,84 @@ decided with the exact machinery of the generative scorers:
   forbidden).
 
 A fact or action over objects of the wrong type can never hold or apply (typed PDDL has no such
-ground atom); one that names an object the task does not have is *unreadable* rather than
-guessed false.  Per question the status is ``true`` (the label is right; for multiple choice,
-the labelled option is right and no other option is), ``false`` (with why), ``ambiguous``
-(multiple choice: the labelled option is right, and so is another), ``undecided`` (a search ran
-out of budget), ``unreadable`` (the context or a phrase could not be read; says what) or
-``unchecked`` (the domain is not supported; says why).
+ground atom); one that names an object the task does not have is unreadable rather than
+guessed false.  Per question a :class:`LabelCheck` carries the shared status and, when decided,
+the :class:`LabelVerdict`: ``true`` (the label is right; for multiple choice, the labelled
+option is right and no other option is), ``false`` (with why) or ``ambiguous`` (multiple
+choice: the labelled option is right, and so is another).  Undecided questions are
+``timeout`` (a search ran out of its deadline or states), ``unsupported`` (the context or a
+phrase could not be read; says what), ``skipped`` (the domain is not supported; says why) or
+``invalid-input`` with ``bad_question`` (the question's premise is false: its action is not
+applicable, or no plan exists for a landmark question; the reason holds the proof).
 """
 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 
 from ..errors import PlanetariumError, ResourceLimitError
-from ..strips.validate import validate_plan
+from ..grading import Status
+from ..limits import Deadline, collector_paused
+from ..reasoning import (
+    MAX_STATES,
+    FalsePremise,
+    GroundedTask,
+    Method,
+    Planner,
+    Proof,
+    Step,
+    action_reachable,
+    check_plan,
+    is_landmark,
+    reachable,
+    show,
+    shows,
+)
+from ..reasoning.plans import places, without
 from .data import AcpItem
-from .english import Domain, domain_of
-from .gen import Verdict, action_reachable, is_landmark, reachable, show
-from .model import CLOCK, AcpTask, Budget, Step
+from .english import LearnedDomain, domain_of
 from .phrases import PhraseError, normalize
 from .reader import ReadError
 
-STATUSES = ("true", "false", "ambiguous", "undecided", "unreadable", "unchecked")
 _PLAN_SEPARATORS = (", ",)
 _PAIR_SEPARATORS = (" and ",)
+
+
+class LabelVerdict(str, Enum):
+    """Our verdict on a stored label (see the module docstring)."""
+
+    TRUE = "true"
+    FALSE = "false"
+    AMBIGUOUS = "ambiguous"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class LabelCheck:
+    """The check of one stored label: the shared status, our verdict when decided, why."""
+
+    status: Status
+    verdict: LabelVerdict | None
+    reason: str
+    domain: str | None = None
+    bad_question: bool = False
+
+
+
+def label_outcome(row: dict) -> str:
+    """One word for tables, from a :func:`label_row`: the verdict, bad-question, or the status."""
+    if row.get("verdict") is not None:
+        return str(row["verdict"])
+    return "bad-question" if row.get("bad_question") else str(row["status"])
+
+
+#: The table's outcome columns, in order (:func:`label_outcome`).
+OUTCOMES = ("true", "false", "ambiguous", "timeout", "bad-question", "unsupported", "skipped")
 
 
 @dataclass(frozen=True)
@@ -78,9 +129,12 @@ Judge = Callable[[str], Claim]
 class _Frame:
     """One question's task, read context and domain: turns phrases into claims."""
 
-    def __init__(self, known: Domain, model: AcpTask) -> None:
+    def __init__(self, known: LearnedDomain, model: GroundedTask, planner: Planner,
+                 deadline: Deadline) -> None:
         self.known = known
         self.model = model
+        self.planner = planner
+        self.deadline = deadline
 
     def _objects(self, step: Step) -> None:
         for name in step[1:]:
@@ -91,8 +145,8 @@ class _Frame:
         """The ground action a phrase describes, or why it is none (wrong types)."""
         step = self.known.actions.read(phrase)
         self._objects(step)
-        action = self.model.action(step)
-        return step if not isinstance(action, str) else f"{show(step)} is no ground action: {action}"
+        why = self.model.why_not_action(step)
+        return step if why is None else f"{show(step)} is no ground action: {why}"
 
     def atoms(self, phrase: str) -> tuple[list[Step], str | None]:
         """The atoms a phrase states, and why one of them can never hold (wrong types)."""
@@ -113,11 +167,13 @@ class _Frame:
         return steps
 
 
-def _claim(verdict: Verdict | bool | str, yes: str) -> Claim:
-    """A :func:`.gen.reachable`-style answer as a claim."""
-    if isinstance(verdict, Verdict):
-        return Claim(None, verdict.reason)
-    return Claim(True, yes) if verdict is True else Claim(False, verdict)
+def _claim(prove: Callable[[], Proof], yes: str) -> Claim:
+    """A reachability proof as a claim (undecided when the search ran out of budget)."""
+    try:
+        proof = prove()
+    except ResourceLimitError as err:
+        return Claim(None, str(err))
+    return Claim(True, yes) if proof.holds else Claim(False, proof.reason)
 
 
 # --- the seven tasks: a question's match -> the judge of its phrase(s) ---------------------------
@@ -127,8 +183,7 @@ def _app(frame: _Frame, match: re.Match) -> Judge:
         step = frame.action(phrase)
         if isinstance(step, str):
             return Claim(False, step)
-        action = frame.model.action(step)
-        missing = action.pre - frame.model.state
+        missing = frame.model.unmet(frame.model.state, step)
         if missing:
             return Claim(False, f"{show(step)} needs " + ", ".join(show(a) for a in sorted(missing)))
         return Claim(True, f"{show(step)} is applicable")
@@ -140,11 +195,13 @@ def _prog(frame: _Frame, match: re.Match) -> Judge:
     step = frame.action(match.group("action"))
     if isinstance(step, str):
         raise ReadError(f"the action: {step}")
-    action = frame.model.action(step)
-    if not action.applicable(frame.model.state):
-        raise ReadError(f"{show(step)} is not applicable in the current state: the question "
-                        "has no answer")
-    after = action.apply(frame.model.state)
+    model = frame.model
+    missing = model.unmet(model.state, step)
+    if missing:
+        raise FalsePremise("the question asks what follows its action", Proof(
+            False, Method.STATE, f"{show(step)} is not applicable in the current state: false "
+                                 f"precondition(s) {shows(missing)}"))
+    after = model.progress(model.state, step)
 
     def judge(phrase: str) -> Claim:
         atoms, never = frame.atoms(phrase)
@@ -163,8 +220,8 @@ def _reach(frame: _Frame, match: re.Match) -> Judge:
         atoms, never = frame.atoms(phrase)
         if never:
             return Claim(False, never)
-        return _claim(reachable(frame.model, atoms), "a reachable state holds "
-                      + ", ".join(show(a) for a in atoms))
+        return _claim(lambda: reachable(frame.planner, atoms, frame.deadline),
+                      "a reachable state holds " + ", ".join(show(a) for a in atoms))
 
     return judge
 
@@ -174,7 +231,7 @@ def _areach(frame: _Frame, match: re.Match) -> Judge:
         step = frame.action(phrase)
         if isinstance(step, str):
             return Claim(False, step)
-        return _claim(action_reachable(frame.model, step),
+        return _claim(lambda: action_reachable(frame.planner, step, frame.deadline),
                       f"{show(step)} is applicable in a reachable state")
 
     return judge
@@ -191,14 +248,14 @@ _VAL_BOOL = {"a plan for the current state": {"plan"},
 
 def _val_outcome(frame: _Frame, plan: list[Step]) -> tuple[str, str]:
     for number, step in enumerate(plan):
-        action = frame.model.action(step)
-        if isinstance(action, str):
-            return "not valid", f"step {number} {show(step)} is no ground action: {action}"
-    result = validate_plan(frame.model.domain, frame.model.problem, plan)
-    if result.step is not None:
-        return "not applicable", f"step {result.step}: {result.message}"
+        why = frame.model.why_not_action(step)
+        if why is not None:
+            return "not valid", f"step {number} {show(step)} is no ground action: {why}"
+    result = check_plan(frame.model, plan)
+    if result.trace.failure is not None:
+        return "not applicable", result.reason
     if not result.ok:
-        return "applicable", f"every step applies; {result.message}"
+        return "applicable", f"every step applies; {result.reason}"
     return "plan", f"all {len(plan)} steps apply and the goal holds"
 
 
@@ -228,22 +285,20 @@ def _just(frame: _Frame, match: re.Match) -> Judge:
                 raise ReadError(f"'{phrase}' is not a pair of actions")
         else:
             removed = [frame.known.actions.read(phrase)]
-        places = [i for i in range(len(plan) - len(removed) + 1)
-                  if plan[i:i + len(removed)] == removed]
-        if not places:
+        found = places(plan, removed)
+        if not found:
             return Claim(False, "the plan has no " + " followed by ".join(map(show, removed)))
-        results = [validate_plan(frame.model.domain, frame.model.problem,
-                                 plan[:i] + plan[i + len(removed):]) for i in places]
-        good = [i for i, r in zip(places, results, strict=True) if r.ok]
+        results = [check_plan(frame.model, without(plan, i, len(removed))) for i in found]
+        good = [i for i, r in zip(found, results, strict=True) if r.ok]
         span = len(removed) - 1
         if not good:
-            more = f" (and at its {len(places) - 1} other place(s))" if len(places) > 1 else ""
-            return Claim(False, f"removing it at step {places[0]}{more} leaves no plan: "
-                                f"{results[0].message}")
-        if good[0] == places[0]:
+            more = f" (and at its {len(found) - 1} other place(s))" if len(found) > 1 else ""
+            return Claim(False, f"removing it at step {found[0]}{more} leaves no plan: "
+                                f"{results[0].reason}")
+        if good[0] == found[0]:
             return Claim(True, f"without step(s) {good[0]}..{good[0] + span} it is a plan")
         return Claim(True, f"without step(s) {good[0]}..{good[0] + span} it is a plan, but not "
-                           f"without its first occurrence at {places[0]} ({results[0].message})",
+                           f"without its first occurrence at {found[0]} ({results[0].reason})",
                      first_occurrence=False)
 
     return judge
@@ -257,17 +312,15 @@ def _land(frame: _Frame, match: re.Match) -> Judge:
         atom = atoms[0]
         if atom in frame.model.state:
             return Claim(True, f"{show(atom)} holds now, so on every plan")
-        if never:
-            plan = _claim(reachable(frame.model, frame.model.problem.goal), "")
-            if plan.value is None:
-                return plan
-            return Claim(not plan.value, never + (", and the goal is reachable" if plan.value
-                                                  else ", but no plan exists at all"))
-        verdict = is_landmark(frame.model, atom)
-        if isinstance(verdict, Verdict):
-            return Claim(None, verdict.reason)
-        return Claim(verdict[0], f"{show(atom)} {'is' if verdict[0] else 'is not'} a landmark: "
-                     f"{verdict[1]}")
+        try:
+            frame.planner.require_plan(frame.deadline, "a landmark question")
+            if never:
+                return Claim(False, never + ", and the goal is reachable")
+            proof = is_landmark(frame.planner, atom, frame.deadline)
+        except ResourceLimitError as err:
+            return Claim(None, str(err))
+        verb = "is" if proof.holds else "is not"
+        return Claim(proof.holds, f"{show(atom)} {verb} a landmark: {proof.reason}")
 
     return judge
 
@@ -304,8 +357,8 @@ _QUESTIONS: dict[str, tuple[str, str, Callable[[_Frame, re.Match], Judge]]] = {
 }
 
 
-def _outcome(item: AcpItem, frame: _Frame) -> tuple[str, str]:
-    """(status, reason) of one question whose context was read."""
+def _outcome(item: AcpItem, frame: _Frame) -> tuple[LabelVerdict | None, str]:
+    """Our verdict (``None``: undecided) and why, for one question whose context was read."""
     bool_pattern, mcq_pattern, build = _QUESTIONS[item.task]
     question = normalize(item.question)
     if item.kind == "bool":
@@ -315,21 +368,22 @@ def _outcome(item: AcpItem, frame: _Frame) -> tuple[str, str]:
         claim = build(frame, match)(match.group("phrase") if "phrase" in match.groupdict()
                                     else "")
         if claim.value is None:
-            return "undecided", claim.reason
+            return None, claim.reason
         ours = "yes" if claim.value else "no"
         label = str(item.answer).strip().lower()
         if claim.matches(label == "yes"):
             if ours != label:
-                return "true", f"{label} under the first-occurrence reading: {claim.reason}"
-            return "true", f"{ours}: {claim.reason}"
-        return "false", f"{ours}: {claim.reason}"
+                return (LabelVerdict.TRUE,
+                        f"{label} under the first-occurrence reading: {claim.reason}")
+            return LabelVerdict.TRUE, f"{ours}: {claim.reason}"
+        return LabelVerdict.FALSE, f"{ours}: {claim.reason}"
     match = re.match(mcq_pattern, question)
     if match is None:
         raise ReadError("the question is not in a known form")
     return _choose(item, build(frame, match))
 
 
-def _choose(item: AcpItem, judge: Judge) -> tuple[str, str]:
+def _choose(item: AcpItem, judge: Judge) -> tuple[LabelVerdict | None, str]:
     """Judge every option; the labelled one must be right, another right too is ambiguous."""
     choices = item.choices or {}
     texts, letters = choices.get("text") or [], choices.get("label") or []
@@ -346,44 +400,58 @@ def _choose(item: AcpItem, judge: Judge) -> tuple[str, str]:
     if isinstance(mine, str):
         raise ReadError(f"option {label}: {mine}")
     if mine.value is None:
-        return "undecided", f"option {label}: {mine.reason}"
+        return None, f"option {label}: {mine.reason}"
     others_true = [k for k, c in claims.items()
                    if k != label and isinstance(c, Claim) and c.surely_true]
     unread = [k for k, c in claims.items() if k != label and not isinstance(c, Claim)]
     if not mine.matches(True):
         right = f"; right: {', '.join(others_true)}" if others_true else ""
-        return "false", f"option {label}: {mine.reason}{right}"
+        return LabelVerdict.FALSE, f"option {label}: {mine.reason}{right}"
     if others_true:
         other = claims[others_true[0]]
-        return "ambiguous", (f"option {label}: {mine.reason}; but option {others_true[0]} too: "
-                             f"{other.reason}")
+        why = other.reason if isinstance(other, Claim) else other
+        return LabelVerdict.AMBIGUOUS, (f"option {label}: {mine.reason}; but option "
+                                        f"{others_true[0]} too: {why}")
     open_ = [k for k, c in claims.items() if k != label and isinstance(c, Claim) and c.value is None]
     notes = ([f"options {', '.join(unread)} not read"] if unread else []) + (
         [f"options {', '.join(open_)} undecided"] if open_ else [])
     note = f" ({'; '.join(notes)})" if notes else ""
-    return "true", f"option {label}: {mine.reason}{note}"
+    return LabelVerdict.TRUE, f"option {label}: {mine.reason}{note}"
 
 
-def check_item(item: AcpItem, known: dict[str, Domain], budget: Budget) -> dict:
-    """One result row: id, task, kind, domain, label, status, reason, seconds."""
-    start = time.perf_counter()
+def check_label(item: AcpItem, known: dict[str, LearnedDomain], deadline: Deadline, *,
+                max_states: int = MAX_STATES) -> LabelCheck:
+    """Check one yes/no or multiple-choice label within ``deadline`` (``known``: the domains
+    learned from the data's generative records, :func:`.english.learn`); never raises for
+    what the question holds."""
     domain = domain_of(item.context, known)
-    name = domain.name if domain else None
     if domain is None:
-        status, reason = "unchecked", "no generative record of this question's domain"
-    elif not domain.supported:
-        status, reason = "unchecked", domain.why_unsupported()
-    else:
-        try:
-            model = AcpTask(domain.domain, domain.read(item.context), budget)
-            model.cache["deadline"] = CLOCK() + budget.seconds
-            status, reason = _outcome(item, _Frame(domain, model))
-        except (ReadError, PhraseError) as err:
-            status, reason = "unreadable", str(err)
-        except ResourceLimitError as err:  # grounding past the budget: no verdict either way
-            status, reason = "undecided", str(err)
-        except PlanetariumError as err:  # the read problem breaks a rule of the STRIPS core
-            status, reason = "unreadable", f"the read problem is not usable: {err}"
-    return {"id": item.id, "task": item.task, "kind": item.kind, "domain": name,
-            "label": item.answer, "status": status, "reason": reason,
-            "seconds": round(time.perf_counter() - start, 4)}
+        return LabelCheck(Status.SKIPPED, None, "no generative record of this question's domain")
+    if not domain.supported or domain.domain is None:
+        return LabelCheck(Status.SKIPPED, None, domain.why_unsupported(), domain.name)
+    try:
+        with deadline.applied(), collector_paused():
+            model = GroundedTask(domain.domain, domain.read(item.context))
+            frame = _Frame(domain, model, Planner(model, max_states), deadline)
+            verdict, reason = _outcome(item, frame)
+    except (ReadError, PhraseError) as err:
+        return LabelCheck(Status.UNSUPPORTED, None, str(err), domain.name)
+    except FalsePremise as err:
+        return LabelCheck(Status.INVALID_INPUT, None, f"bad question: {err}", domain.name,
+                          bad_question=True)
+    except ResourceLimitError as err:  # grounding past the deadline: no verdict either way
+        return LabelCheck(Status.TIMEOUT, None, str(err), domain.name)
+    except PlanetariumError as err:  # the read problem breaks a rule of the STRIPS core
+        return LabelCheck(Status.UNSUPPORTED, None, f"the read problem is not usable: {err}",
+                          domain.name)
+    if verdict is None:
+        return LabelCheck(Status.TIMEOUT, None, reason, domain.name)
+    return LabelCheck(Status.DECIDED, verdict, reason, domain.name)
+
+
+def label_row(item: AcpItem, check: LabelCheck, seconds: float) -> dict:
+    """One question's line of ``acp check-labels``' report."""
+    return {"id": item.id, "task": item.task, "kind": item.kind, "domain": check.domain,
+            "label": item.answer, "status": str(check.status),
+            "verdict": None if check.verdict is None else str(check.verdict),
+            "bad_question": check.bad_question, "reason": check.reason, "seconds": round(seconds, 4)}

@@ -88,11 +88,12 @@ class Clause:
         if self.handler or not fact or re.search(r"[\\()\[\]|?*+.^$]", words):
             return None
         names = re.findall(r"\{(\w+)\}", self.pattern)
-        args = [re.fullmatch(r"\{(\w+)\}", a) for a in fact[1:]]
-        if not all(args) or sorted(a.group(1) for a in args) != sorted(names):
+        matches = [re.fullmatch(r"\{(\w+)\}", a) for a in fact[1:]]
+        args = [m.group(1) for m in matches if m is not None]
+        if len(args) != len(matches) or sorted(args) != sorted(names):
             return None
         text = re.sub(r"\{(\w+)\}", r"?\1", self.pattern)
-        return Template(fact[0], tuple("?" + a.group(1) for a in args), text)
+        return Template(fact[0], tuple("?" + a for a in args), text)
 
     def apply(self, match: re.Match, reading: Reading) -> None:
         values = {k: split_list(v) for k, v in match.groupdict().items() if v is not None}
@@ -221,9 +222,9 @@ def compare(read: Problem, truth: Problem, with_goal: bool) -> str | None:
     """Why the reading differs from the record's own PDDL problem (``None`` when it does not)."""
     problems = []
     if read.type_of != truth.type_of:
-        have, want = set(read.type_of.items()), set(truth.type_of.items())
-        problems.append(f"objects: extra {sorted(have - want)[:3]}, missing "
-                        f"{sorted(want - have)[:3]}")
+        typed, wanted = set(read.type_of.items()), set(truth.type_of.items())
+        problems.append(f"objects: extra {sorted(typed - wanted)[:3]}, missing "
+                        f"{sorted(wanted - typed)[:3]}")
     for what, have, want in (("init", read.init, truth.init),
                              ("goal", read.goal, truth.goal if with_goal else read.goal)):
         if have != want:

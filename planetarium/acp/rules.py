@@ -52,6 +52,15 @@ def _grid_cells(match: re.Match) -> list[tuple[int, int]]:
     return list(itertools.product(range(int(match.group("x"))), range(int(match.group("y")))))
 
 
+def _cell(pattern: str, name: str) -> tuple[int, int]:
+    """The grid coordinates in a cell's name (``f2-3f``: (2, 3)); :class:`ReadError` when the
+    name is not one of the pattern's."""
+    match = re.fullmatch(pattern, name)
+    if match is None:
+        raise ReadError(f"{name} is not a grid cell name")
+    return int(match.group(1)), int(match.group(2))
+
+
 def _neighbours(cells: list[tuple[int, int]], name: Callable[[int, int], str], predicate: str,
                 reading: Reading) -> None:
     present = set(cells)
@@ -103,7 +112,7 @@ def _grid_places(match: re.Match, reading: Reading) -> None:
 
 def _grid_complete(reading: Reading, domain: DomainDef) -> None:
     places = [o for o, t in reading.types.items() if t == "place"]
-    cells = [tuple(int(v) for v in re.fullmatch(r"f(\d+)-(\d+)f", p).groups()) for p in places]
+    cells = [_cell(r"f(\d+)-(\d+)f", p) for p in places]
     _neighbours(cells, lambda x, y: f"f{x}-{y}f", "conn", reading)
     locked = {a[1] for a in reading.facts if a[0] == "locked"}
     for place in places:
@@ -292,8 +301,7 @@ def _visitall_unavailable(match: re.Match, reading: Reading) -> None:
 
 
 def _visitall_complete(reading: Reading, domain: DomainDef) -> None:
-    cells = [tuple(int(v) for v in re.fullmatch(r"loc-x(\d+)-y(\d+)", p).groups())
-             for p in reading.types]
+    cells = [_cell(r"loc-x(\d+)-y(\d+)", p) for p in reading.types]
     _neighbours(cells, lambda x, y: f"loc-x{x}-y{y}", "connected", reading)
 
 

@@ -1,22 +1,35 @@
-"""Grading many responses: match them to questions and write one result row per question.
+"""Grading answers: one answer under one deadline, and a responses file against a data folder.
+
+:func:`grade_answer` is the per-answer entry point: one question, one response, one
+:class:`~planetarium.limits.Deadline` (the benchmark's clock is CPU time, so that a busy machine
+grades slower but never differently), and a :class:`~.grades.Grade` back, whatever the response
+holds.  :func:`grade_all` grades a whole selection, one row per question.
 
 Published ids repeat across tasks (the same id can be a landmark and a reachability question),
 so a response may carry ``task`` to say which question it answers; a bare ``id`` that matches
-questions of several tasks is refused with the line that holds it rather than guessed.
+questions of several tasks is refused with the line that holds it rather than guessed, and so
+is a second response to the same question.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import PlanetariumError, ResourceLimitError
+from ..errors import ResourceLimitError
 from ..jsonl import JsonLineError, decode, numbered_lines
-from ..limits import collector_paused, time_limit
+from ..limits import Clock, Deadline, Stopwatch, collector_paused
+from ..reasoning import MAX_STATES
+from . import grades
+from .choice import score_choice
 from .data import AcpDataError, AcpItem
-from .gen import Verdict, score_gen
-from .model import Budget
+from .gen import PAPER, Rules, score_gen
+from .grades import Grade
+
+#: CPU seconds one answer may take by default (``acp score --seconds``).
+SECONDS = 20.0
+#: What the ACP grader's deadlines count: CPU time of the grading process.
+CLOCK = Clock.CPU
 
 
 def read_rows(path: str | Path, required: tuple[str, ...], what: str) -> list[dict]:
@@ -49,11 +62,13 @@ def read_responses(path: str | Path) -> list[dict]:
 
 def match_responses(items: list[AcpItem], responses: list[dict],
                     source: str = "responses") -> dict[tuple[str, str, str], object]:
-    """Map each question's ``(kind, task, id)`` to its response text."""
+    """Map each question's ``(kind, task, id)`` to its response text; a line whose id names
+    questions of several tasks, or answers a question an earlier line answered, is refused."""
     by_id: dict[str, list[AcpItem]] = {}
     for item in items:
         by_id.setdefault(item.id, []).append(item)
     out: dict[tuple[str, str, str], object] = {}
+    lines: dict[tuple[str, str, str], int] = {}
     for row in responses:
         rid = str(row["id"])
         candidates = by_id.get(rid, [])
@@ -67,74 +82,63 @@ def match_responses(items: list[AcpItem], responses: list[dict],
                                f"several tasks ({tasks}); add \"task\" (and \"kind\") to the line")
         if candidates:
             item = candidates[0]
-            out[(item.kind, item.task, item.id)] = row["response"]
+            key = (item.kind, item.task, item.id)
+            if key in out:
+                raise AcpDataError(f"{source}: line {row['_line']}: id {rid} "
+                                   f"({item.kind}/{item.task}) was answered already on line "
+                                   f"{lines[key]}; give each question one response")
+            out[key] = row["response"]
+            lines[key] = row["_line"]
     return out
 
 
-#: The hard wall-clock cap of one answer, as a multiple of its CPU budget (``Budget.seconds``):
-#: the CPU budget decides verdicts the same way on a busy machine and an idle one; the wall cap
-#: only bounds the call when other work starves it (``acp score --seconds 20`` returns within
-#: 60 s + 1 s whatever the load).
-WALL_FACTOR = 3.0
-
-
-def grade_item(item: AcpItem, response: object, semantics: str = "paper",
-               budget: Budget | None = None, just_rule: str = "subsequence") -> dict:
-    """One result row: id, task, kind, score, status, reason, seconds.
-
-    ``semantics`` and ``just_rule``: the definitions (:mod:`.gen`'s docstring).
-    """
-    from .choice import score_choice
-    from .model import AcpTask
-
-    start = time.perf_counter()
-    seconds = (budget or Budget()).seconds
-    wall = WALL_FACTOR * seconds
+def grade_answer(item: AcpItem, response: object, deadline: Deadline, *,
+                 rules: Rules = PAPER, max_states: int = MAX_STATES) -> Grade:
+    """Grade one response to one question within ``deadline`` (made on :data:`CLOCK` by the
+    caller); ``rules``: the definitions (:mod:`.gen`'s docstring); ``max_states``: the most
+    states one search may generate.  Never raises for what the response or the question holds:
+    a limit is ``timeout``, an unusable question ``invalid-input`` or ``unsupported``."""
     try:
-        with time_limit(wall), collector_paused():  # searches below look at the limit
+        with deadline.applied(), collector_paused():  # grounding and validation look at it
             if item.kind == "gen":
-                task = None
-                if budget is not None:
-                    try:
-                        task = AcpTask.from_item(item, budget)
-                    except ResourceLimitError:
-                        raise
-                    except PlanetariumError:  # score_gen reports an unreadable question itself
-                        task = None
-                verdict = score_gen(item, response, task, semantics, just_rule)
-            else:
-                verdict = score_choice(item, response)
+                return score_gen(item, response, deadline, rules, max_states)
+            return score_choice(item, response)
     except ResourceLimitError as err:
-        verdict = Verdict(None, "undecided", f"no verdict within {wall:g} s of wall time: {err}")
-    return _row(item, verdict, time.perf_counter() - start)
+        return grades.timeout(f"no verdict within {deadline.seconds:g} s of {deadline.clock} "
+                              f"time ({deadline.wall_limit_s:g} s of wall time): {err}")
 
 
-def _row(item: AcpItem, verdict: Verdict, seconds: float) -> dict:
-    return {"id": item.id, "task": item.task, "kind": item.kind, "score": verdict.score,
-            "status": verdict.status, "reason": verdict.reason, "seconds": round(seconds, 4)}
+def answer_row(item: AcpItem, grade: Grade, seconds: float) -> dict:
+    """One line of ``acp score``'s results file."""
+    return {"id": item.id, "task": item.task, "kind": item.kind, "status": str(grade.status),
+            "correct": grade.correct, "score": grade.score, "parseable": grade.parseable,
+            "answered": grade.answered, "bad_question": grade.bad_question,
+            "reason": grade.reason, "seconds": round(seconds, 4)}
 
 
 def _grade_job(job: tuple) -> dict:
-    item, answered, response, semantics, budget, just_rule = job
+    item, answered, response, rules, seconds, max_states = job
     if not answered:
-        return _row(item, Verdict(0.0, "missing", "no response for this question"), 0.0)
-    return grade_item(item, response, semantics, budget, just_rule)
+        return answer_row(item, grades.missing(), 0.0)
+    watch = Stopwatch()
+    grade = grade_answer(item, response, Deadline.start(seconds, CLOCK), rules=rules,
+                         max_states=max_states)
+    return answer_row(item, grade, watch.seconds)
 
 
 def grade_all(items: list[AcpItem], responses: dict[tuple[str, str, str], object],
-              semantics: str = "paper", budget: Budget | None = None,
-              workers: int = 1, just_rule: str = "subsequence",
-              progress: bool = False) -> Iterator[dict]:
-    """A row per question, in order; a question without a response scores 0 (``missing``).
+              rules: Rules = PAPER, seconds: float = SECONDS, max_states: int = MAX_STATES,
+              workers: int = 1, progress: bool = False) -> Iterator[dict]:
+    """A row per question, in order; a question without a response scores 0 (not answered).
 
-    With ``workers`` > 1 questions are graded in a process pool: the exact searches are
-    CPU-bound and independent, and each keeps its own per-answer time budget.  ``progress``
-    shows a labelled bar on standard error.
+    Each answer gets its own deadline of ``seconds`` (:data:`CLOCK`).  With ``workers`` > 1
+    questions are graded in a process pool: the exact searches are CPU-bound and independent.
+    ``progress`` shows a labelled bar on standard error.
     """
     from tqdm import tqdm
 
     keys = [(item.kind, item.task, item.id) for item in items]
-    jobs = [(item, key in responses, responses.get(key), semantics, budget, just_rule)
+    jobs = [(item, key in responses, responses.get(key), rules, seconds, max_states)
             for item, key in zip(items, keys, strict=True)]
     with tqdm(total=len(jobs), desc="acp score", unit="question", disable=not progress) as bar:
         if workers <= 1:

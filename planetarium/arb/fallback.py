@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from .reader import HOLE, Meaning
 
 if TYPE_CHECKING:
-    from .instance import Instance
     from .phrases import PhraseBook
 
 NEGATIONS = frozenset({"not", "no", "never", "cannot", "isn't", "aren't", "doesn't", "don't",
@@ -78,11 +77,15 @@ def _vocabulary(book: PhraseBook) -> dict[tuple[str, str], dict]:
     return table
 
 
-def fallback_reader(instance: Instance) -> Callable[[str, str, tuple[str, ...]], frozenset]:
-    """``read(kind, hollowed_span, objects)`` -> the one meaning it reads (empty: none)."""
-    vocabulary = _vocabulary(instance.book)
-    types = {w for t in instance.domain.parents for w in t.split("_")}
-    types |= {w for t in instance.world.type_of.values() for w in t.split("_")}
+def fallback_reader(book: PhraseBook, type_names: Iterable[str],
+                    admits: Callable[[str, Meaning], bool]
+                    ) -> Callable[[str, str, tuple[str, ...]], frozenset]:
+    """``read(kind, hollowed_span, objects)`` -> the one meaning it reads (empty: none).
+
+    ``type_names``: the domain's and the instance's type names (their words are no content);
+    ``admits(kind, meaning)``: whether the instance has such a fluent or action."""
+    vocabulary = _vocabulary(book)
+    types = {w for t in type_names for w in t.split("_")}
     stems = {stem(t) for t in types}
 
     def read(kind: str, span: str, objects: tuple[str, ...]) -> frozenset[Meaning]:
@@ -108,7 +111,7 @@ def fallback_reader(instance: Instance) -> Callable[[str, str, tuple[str, ...]],
                     args[position] = obj
                 meaning: Meaning = ((positive, (name, *args)) if kind == "fluent"
                                     else (name, tuple(args)))
-                if instance.lexicon.admits(kind, meaning):
+                if admits(kind, meaning):
                     found.add(meaning)
         return frozenset(found) if len(found) == 1 else frozenset()
 

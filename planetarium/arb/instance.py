@@ -73,7 +73,8 @@ def _cached(domain: ArbDomain, book: PhraseBook, objects: tuple[tuple[str, str],
     from .fallback import fallback_reader
 
     instance = Instance(domain, book, World(domain, dict(objects)), init, inferred)
-    instance._fallback = fallback_reader(instance)
+    instance._fallback = fallback_reader(
+        book, [*domain.parents, *instance.world.type_of.values()], instance._admits)
     return instance
 
 

@@ -4,10 +4,13 @@ Items come from the published question files (:func:`planetarium.acp.data.load_i
 file per task, kind and split (``<task>/<split>.<kind>.json``); ``split`` picks the files by
 their split name.  Prompts are the published 2-shot configs (:mod:`planetarium.acp.prompts`),
 read from ``prompts`` or found next to the data (``configs/tasks`` in the ACPBench layout).
-Answers are graded by :func:`planetarium.acp.score.grade_item` and mapped onto the shared
-status: a right answer is ``decided`` and correct; a wrong or unreadable one ``decided`` and
-not correct (``parseable`` says which); a search budget that ran out ``timeout``; a question
-whose own PDDL cannot be read ``invalid-input``.  The grader's own word stays in ``acp_status``.
+Answers are graded by :func:`planetarium.acp.score.grade_answer`, which gives the shared
+status itself: a right answer is ``decided`` and correct; a wrong or unreadable one ``decided``
+and not correct (``parseable`` says which); a search that ran out of its deadline ``timeout``;
+a question whose own PDDL cannot be read, or whose premise is false, ``invalid-input``.  The
+grader's one-word outcome (correct, wrong, bad-question, ...) stays in ``acp_outcome``.
+``timeout_s`` counts CPU seconds (:attr:`AcpBenchmark.clock`): the exact searches then decide the
+same questions on a busy machine as on an idle one.
 """
 
 from __future__ import annotations
@@ -15,27 +18,19 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from ..config import at_least, setting
 from ..grading import Status
+from ..limits import Clock, Deadline
 from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
 
 TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
 KINDS = ("gen", "bool", "mcq")
 _PROMPT_FOLDERS = (Path("configs") / "tasks", Path("configs"))
-#: The ACP grader's statuses -> (shared status, correct, parseable).
-_STATUSES: dict[str, tuple[Status, bool | None, bool | None]] = {
-    "correct": (Status.DECIDED, True, True),
-    "wrong": (Status.DECIDED, False, True),
-    "unparseable": (Status.DECIDED, False, False),
-    "undecided": (Status.TIMEOUT, None, True),
-    "error": (Status.INVALID_INPUT, None, None),
-}
 
 
 def _subset(allowed: tuple[str, ...]):
@@ -93,30 +88,12 @@ def _to_item(row: Row):
                    id=row["question_id"])
 
 
-def _grade_one(job: tuple) -> ItemResult:
-    """One answer; whatever the answer holds, a result comes back (never an exception)."""
-    from ..acp.model import Budget
-    from ..acp.score import grade_item
-
-    row, answer, semantics, max_states, timeout_s = job
-    groups = {"kind": row["kind"], "task": row["task"]}
-    try:
-        graded = grade_item(_to_item(row), answer, semantics, Budget(max_states, timeout_s))
-    except Exception as err:  # a grader bug must cost one item, not the run
-        return ItemResult(row["id"], Status.INTERNAL_ERROR, None, f"{type(err).__name__}: {err}",
-                          groups=groups)
-    status, correct, parseable = _STATUSES.get(graded["status"],
-                                               (Status.INTERNAL_ERROR, None, None))
-    return ItemResult(row["id"], status, correct, graded["reason"], score=graded["score"],
-                      metrics={"parseable": parseable, "correct": correct}, groups=groups,
-                      details={"acp_status": graded["status"], "seconds": graded["seconds"]})
-
-
-class AcpBenchmark(Benchmark):
+class AcpBenchmark(Benchmark[AcpConfig]):
     name = "acpbench"
     config_type = AcpConfig
     metrics = ("parseable", "correct")
     breakdowns = (("kind",), ("kind", "task"))
+    clock = Clock.CPU
 
     def load_items(self, config: AcpConfig) -> list[Row]:
         from ..acp.data import load_items, select_items, task_files
@@ -139,39 +116,46 @@ class AcpBenchmark(Benchmark):
             digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
         return digest.hexdigest()[:16]
 
-    def grade(self, config: AcpConfig, items: Sequence[Row], answers: Sequence[str], *,
-              timeout_s: float, workers: int | None = None, progress: bool = False,
-              explain: bool = False) -> Iterator[ItemResult]:
-        """Every answer by :func:`planetarium.acp.score.grade_item` (``workers``: processes, all
-        usable CPUs by default, as ``eval grade --workers`` says; ``progress``: a labelled bar)."""
-        from tqdm import tqdm
+    def grade(self, config: AcpConfig, item: Row, answer: str, deadline: Deadline, *,
+              explain: bool = False) -> ItemResult:
+        """One answer by :func:`planetarium.acp.score.grade_answer` under the item's deadline (on
+        :attr:`clock`, CPU time); whatever the answer holds, a result comes back."""
+        from ..acp.gen import Rules
+        from ..acp.grades import outcome
+        from ..acp.score import answer_row, grade_answer
+        from ..limits import Stopwatch
 
-        from ..pool import usable_cpus
+        groups = {"kind": item["kind"], "task": item["task"]}
+        watch = Stopwatch()
+        try:
+            question = _to_item(item)
+            graded = grade_answer(question, answer, deadline, rules=Rules(config.semantics),
+                                  max_states=config.max_states)
+        except Exception as err:  # a grader bug must cost one item, not the run
+            return ItemResult(item["id"], Status.INTERNAL_ERROR, None,
+                              f"{type(err).__name__}: {err}", groups=groups)
+        seconds = watch.seconds
+        return ItemResult(item["id"], graded.status, graded.correct, graded.reason,
+                          score=graded.score,
+                          metrics={"parseable": graded.parseable, "correct": graded.correct},
+                          groups=groups,
+                          details={"acp_outcome": outcome(answer_row(question, graded, seconds)),
+                                   "seconds": round(seconds, 4)})
 
-        jobs = [(item, answer, config.semantics, config.max_states, timeout_s)
-                for item, answer in zip(items, answers, strict=True)]
-        workers = usable_cpus() if workers is None else workers
-        with tqdm(total=len(jobs), desc="grading acpbench", unit="answer",
-                  disable=not progress) as bar:
-            if workers <= 1:
-                results = map(_grade_one, jobs)
-            else:  # exact searches are CPU-bound and independent
-                pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs) or 1))
-                results = pool.map(_grade_one, jobs, chunksize=8)
-            try:
-                for result in results:
-                    bar.update()
-                    yield result
-            finally:
-                if workers > 1:
-                    pool.shutdown(cancel_futures=True)
+    def ungraded(self, config: AcpConfig, item: Row, status: Status, reason: str) -> ItemResult:
+        """A worker killed past the deadline counts in the published table like a search that
+        ran out (``timeout``); a worker that died is an internal error."""
+        details = {"acp_outcome": str(status), "seconds": None}
+        return ItemResult(item["id"], status, None, reason,
+                          metrics={"parseable": None, "correct": None},
+                          groups={"kind": item["kind"], "task": item["task"]}, details=details)
 
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """The published harness's table: mean score and standard error per kind and task."""
         from ..acp.report import summarize
 
-        return {"by_task": summarize([{**r, **r["groups"], "status": r["acp_status"]}
-                                      for r in results if "acp_status" in r])}
+        return {"by_task": summarize([{**r, **r["groups"], **r.get("metrics", {})}
+                                      for r in results if "acp_outcome" in r])}
 
 
 BENCHMARK = AcpBenchmark()

@@ -9,14 +9,13 @@ simulation; ARB's row word stays in ``arb_status`` and maps onto the shared stat
 wrong and unparsed are decided; ambiguous and unsupported are unsupported; undecided is a
 timeout).  Results break down by category, domain, plan length, fluent type and sign.
 
-``grade_item`` grades one answer under a deadline (the per-item interface of the benchmark
-loop); ``grade`` runs it over a batch for the loop of today.
+``grade`` grades one answer under the item's deadline (CPU time: :attr:`ArbBenchmark.clock`).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -24,6 +23,8 @@ from typing import Any, ClassVar, Literal
 from ..config import setting
 from ..grading import Status
 from ..limits import Clock, Deadline
+from ..presentation import pages
+from ..presentation.pages import AnswerView, Fields, ItemView, Section, Text
 from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
 
 CATEGORIES = ("fluent_tracking", "state_tracking", "action_executability", "effects",
@@ -98,7 +99,7 @@ def result_from_row(item_id: str, row: dict[str, Any]) -> ItemResult:
                       groups=groups, details=details)
 
 
-class ArbBenchmark(Benchmark):
+class ArbBenchmark(Benchmark[ArbConfig]):
     name = "arb"
     config_type = ArbConfig
     metrics = ("parseable", "correct")
@@ -138,8 +139,8 @@ class ArbBenchmark(Benchmark):
 
         return fingerprint(config.prompt + (":paraphrased" if config.paraphrased else ""))
 
-    def grade_item(self, config: ArbConfig, item: Row, answer: str, deadline: Deadline, *,
-                   explain: bool = False) -> ItemResult:
+    def grade(self, config: ArbConfig, item: Row, answer: str, deadline: Deadline, *,
+              explain: bool = False) -> ItemResult:
         """One answer against the recomputed truth (never raises on a hostile answer)."""
         from ..arb.records import ArbRecord
         from ..arb.score import score_record
@@ -154,17 +155,46 @@ class ArbBenchmark(Benchmark):
             return ItemResult(str(item.get("id")), Status.INTERNAL_ERROR, None,
                               f"{type(err).__name__}: {err}")
 
-    def grade(self, config: ArbConfig, items: Sequence[Row], answers: Sequence[str], *,
-              timeout_s: float, workers: int | None = None, progress: bool = False,
-              explain: bool = False) -> Iterator[ItemResult]:
-        """Every answer by :meth:`grade_item`, in this process (ARB's grading is simulation,
-        milliseconds an answer); the shared item loop replaces this."""
-        from tqdm import tqdm
+    def reference_answer(self, item: Row) -> str:
+        """The stored answer (the recomputed one, which decides, is on each answer's view)."""
+        answer = item.get("answer")
+        return "" if answer is None else str(answer)
 
-        for item, answer in tqdm(zip(items, answers, strict=True), total=len(items),
-                                 desc="grading arb", unit="answer", disable=not progress):
-            yield self.grade_item(config, item, answer, Deadline.start(timeout_s, self.clock),
-                                  explain=explain)
+    def view_item(self, config: ArbConfig, item: Row, groups: Any) -> ItemView:
+        """The default page (facets, prompt, stored answer) with the question on top."""
+        view = super().view_item(config, item, groups)
+        return ItemView(view.facets, view.search + " " + str(item.get("question", "")),
+                        fields=(("instance", str(item.get("instance", ""))),
+                                ("layout", str(item.get("layout", "")))),
+                        question=(Text("Question", str(item.get("question", ""))), *view.question),
+                        reference=view.reference)
+
+    def view_answer(self, row: Row, answer: str) -> AnswerView:
+        """Status in ARB's words; the actions taken, the states before and after, the
+        recomputed answer and the answer's missing and extra items."""
+        base = pages.default_answer_view(row, self.metrics)
+        view = row.get("view") or {}
+        sections: list[Section] = list(base.sections)
+
+        def listed(value: Any) -> str:
+            if isinstance(value, (list, tuple)):
+                return ", ".join(map(str, value)) or "none"
+            return "—" if value is None else str(value)
+
+        if view.get("steps"):
+            sections.append(Text("Actions taken", listed(view["steps"])))
+        if view.get("state_before") is not None:
+            sections.append(Text("State before the action", listed(view["state_before"])))
+        if view.get("state_after") is not None:
+            sections.append(Text("State the question is about", listed(view["state_after"])))
+        sections.append(Fields("Answer", (
+            ("recomputed answer", listed(view.get("truth"))),
+            ("read from the answer", listed(view.get("answer"))),
+            ("missing", listed(view.get("missing"))), ("extra", listed(view.get("extra"))),
+            ("stored label", listed(view.get("label"))),
+            ("stored label agrees", pages.yes_no(view.get("label_agrees"))))))
+        status = str(row.get("arb_status") or base.status)
+        return AnswerView(status, base.tone, base.categories, tuple(sections))
 
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """ARB's own true/false accuracy (its keyword rule; both/neither dropped), the stored

@@ -2,27 +2,33 @@
 
 ``planetarium eval run / grade / report`` know nothing about PDDL or ACPBench: they ask the
 benchmark named in the config's ``benchmark:`` section for its items (plain JSON rows, written
-to the run folder as they are), for the chat of one item, and, once the model has answered, for
-one :class:`ItemResult` per answer.  Every benchmark reports in the same vocabulary: the
-:class:`~planetarium.grading.Status` of the grader (``decided``, ``timeout``, ``unsupported``,
-``invalid-input``, ``internal-error``) and a ``correct`` that is ``None`` exactly when the
-status is not ``decided``; so a time limit is never a wrong answer, in any benchmark.
+to the run folder as they are), for the chat of one item, and, once the model has answered, to
+grade *one* answer into one :class:`ItemResult`.  The loop (:mod:`planetarium.loop`, through
+:mod:`.grader`) owns the rest: worker processes, the item's one
+:class:`~planetarium.limits.Deadline` (made from ``timeout_s`` and the benchmark's
+:attr:`Benchmark.clock`), a hard kill past it, input order, progress and resume.  Every
+benchmark reports in the same vocabulary: the :class:`~planetarium.grading.Status` of the
+grader (``decided``, ``timeout``, ``unsupported``, ``invalid-input``, ``internal-error``) and a
+``correct`` that is ``None`` exactly when the status is not ``decided``; so a time limit is
+never a wrong answer, in any benchmark.
 
 A benchmark's own settings are a subclass of :class:`BenchmarkConfig` (its extra fields are
-checked like every config value), and the benchmark says which of its metrics chain into
-``correct`` and which item fields the report breaks rates down by.
+checked like every config value); ``Benchmark[MyConfig]`` makes every method take that type.
+The benchmark says which of its metrics chain into ``correct`` and which item fields the report
+breaks rates down by.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..config import at_least, between, setting
 from ..grading import Status
-from ..limits import MAX_TIMEOUT_S
+from ..limits import MAX_TIMEOUT_S, Clock, Deadline
+from .hooks import PresentationHooks
 
 Messages = list[dict[str, str]]
 Row = dict[str, Any]
@@ -83,42 +89,62 @@ class ItemResult:
                 "groups": dict(self.groups), "reason": self.reason}
 
 
-class Benchmark(ABC):
-    """One benchmark: subclass, set the class attributes, implement the four methods."""
+ConfigT = TypeVar("ConfigT", bound=BenchmarkConfig)
+
+
+class Benchmark(PresentationHooks, ABC, Generic[ConfigT]):
+    """One benchmark: subclass ``Benchmark[ItsConfig]``, set the class attributes, implement the
+    four methods; override a presentation hook (:mod:`.hooks`) to show more than the defaults
+    do."""
 
     #: The name a config's ``benchmark.name`` selects it by.
     name: ClassVar[str]
     #: Its ``benchmark:`` section (BenchmarkConfig or a subclass with its own fields).
-    config_type: ClassVar[type[BenchmarkConfig]] = BenchmarkConfig
+    config_type: type[ConfigT] = BenchmarkConfig  # type: ignore[assignment]  # the bound: no own fields
     #: Stages in order, each counting only items that passed the ones before; the last is
     #: ``correct``.
     metrics: ClassVar[tuple[str, ...]] = ("correct",)
     #: Item fields the report breaks rates down by, one table per tuple.
     breakdowns: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    #: What ``timeout_s`` counts for one item: wall time, or CPU time where verdicts must not
+    #: depend on how busy the machine is (a CPU deadline still ends after
+    #: :data:`planetarium.limits.WALL_FACTOR` times as much wall time).
+    clock: ClassVar[Clock] = Clock.WALL
 
     @abstractmethod
-    def load_items(self, config: BenchmarkConfig) -> list[Row]:
+    def load_items(self, config: ConfigT) -> list[Row]:
         """The selected items as JSON-ready rows, each with a unique ``id`` (a string, or an
         integer: the loop, the completions and the results use ``str(id)``)."""
 
     @abstractmethod
-    def messages(self, config: BenchmarkConfig, item: Row) -> Messages:
+    def messages(self, config: ConfigT, item: Row) -> Messages:
         """The chat the model answers for ``item``."""
 
     @abstractmethod
-    def prompt_fingerprint(self, config: BenchmarkConfig) -> str:
+    def prompt_fingerprint(self, config: ConfigT) -> str:
         """A short hash of everything that shapes the prompts: runs with different ones are
         never mixed or compared silently."""
 
     @abstractmethod
-    def grade(self, config: BenchmarkConfig, items: Sequence[Row], answers: Sequence[str], *,
-              timeout_s: float, workers: int | None = None, progress: bool = False,
-              explain: bool = False) -> Iterator[ItemResult]:
-        """One result per (item, answer), in order; never raises on a hostile answer.
+    def grade(self, config: ConfigT, item: Row, answer: str, deadline: Deadline, *,
+              explain: bool = False) -> ItemResult:
+        """The result of ``answer`` to ``item`` (id ``str(item["id"])``); never raises on a
+        hostile answer.
 
-        ``explain``: attach why each verdict was reached where the benchmark can say it
-        (Planetarium's renaming and differences, :mod:`planetarium.equivalence.explain`); a
-        benchmark that cannot ignores it."""
+        It runs in a worker process of the loop, under ``deadline`` (the item's one deadline,
+        also in force for :func:`planetarium.limits.check_deadline`): work past it is reported
+        ``timeout``, never a wrong answer, and a grader that overruns it by more than a second
+        is killed (the item then gets :meth:`ungraded`).  ``explain``: attach why the verdict
+        was reached where the benchmark can say it (Planetarium's renaming and differences,
+        :mod:`planetarium.equivalence.explain`); a benchmark that cannot ignores it."""
+
+    def ungraded(self, config: ConfigT, item: Row, status: Status, reason: str) -> ItemResult:
+        """The result of an item whose grading gave none: its worker was killed past the
+        deadline (``timeout``), died, or :meth:`grade` raised (``internal-error``).  By
+        default the shared keys only, with the breakdown fields the item itself holds."""
+        axes = {axis for axes in self.breakdowns for axis in axes}
+        return ItemResult(str(item["id"]), status, None, reason,
+                          groups={axis: str(item[axis]) for axis in sorted(axes) if axis in item})
 
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Extra aggregates for ``results.json`` beside the shared ones (default: none)."""

@@ -2,11 +2,19 @@
 
 Items are dataset rows (CONTRACTS.md), selected by split selectors and optionally sampled per
 domain with a seed (the paper's 250 per domain for o1-mini).  The prompt is the pinned one of
-:mod:`.prompts`.  Every answer is graded three times: with strict typing, with typing relaxed
-(the paper's Figure 4: models add ``:typing`` to untyped domains), and *anchored* (strict
-typing, and every ground-truth object the description names keeps its name); the shared
-``status`` / ``correct`` of a result are the strict verdict's, the three verdicts are kept
-under ``strict``, ``relaxed`` and ``anchored``.
+:mod:`.prompts`.  Every answer is graded in three modes: with strict typing, *anchored* (strict
+typing, and every ground-truth object the description names keeps its name) and with typing
+relaxed (the paper's Figure 4: models add ``:typing`` to untyped domains); the three verdicts
+are kept under ``strict``, ``anchored`` and ``relaxed``.
+
+The rule: one :class:`~planetarium.limits.Deadline` (wall time) covers the item, and the modes
+run in that order under it, so a mode that starts late has only what is left (it reports
+``timeout`` when nothing is, never a guess).  The shared ``status`` / ``correct`` of a result
+are the strict verdict's, so the time the other modes take never changes them.  A mode whose
+verdict must equal one already computed is not graded again: anchored with no named object is
+the strict grading; relaxed typing changes nothing when the domain is untyped and the answer
+was read (:func:`typing_cannot_matter`).  The ground truth is read once for all three
+(:mod:`planetarium.grading.truths`).
 """
 
 from __future__ import annotations
@@ -14,48 +22,17 @@ from __future__ import annotations
 import functools
 import random
 import re
-import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..config import ConfigError, at_least, setting
-from ..grading import GradeOptions, GradeResult, Status
+from ..grading import GradeOptions, GradeResult, Stage, Status
+from ..limits import Deadline
 from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
+from .planetarium_hooks import PlanetariumPresentation
+from .planetarium_verdicts import ALL_MODES, ANCHORED, STAGES, VERDICT_KEYS, passed, undecided
 from .prompts import build_messages, prompt_template_hash
-
-#: The stage chain of one verdict: *solvable* counts answers that parse and are solvable,
-#: *correct* those also equivalent to the ground truth.
-STAGES = ("parseable", "solvable", "correct")
-_CHAIN = {
-    "parseable": ("parseable",),
-    "solvable": ("parseable", "solvable"),
-    "correct": ("parseable", "solvable", "equivalent"),
-}
-MODES = {"strict": False, "relaxed": True}
-#: Also graded, with strict typing and the objects the description names anchored; kept apart
-#: from MODES so reports built on MODES are unchanged.
-ANCHORED = "anchored"
-ALL_MODES = {**MODES, ANCHORED: False}
-#: ``stages``: each stage's own status and reason (the run viewer shows them all).
-_VERDICT_KEYS = ("parseable", "solvable", "equivalent", "correct", "status", "stage", "reason",
-                 "stages")
-
-
-def passed(verdict: dict[str, Any], stage: str) -> bool:
-    """Whether one mode's verdict passes ``stage`` and every stage before it (a null counts as
-    not passed: a rate is never inflated by a guess)."""
-    return all(verdict.get(name) is True for name in _CHAIN[stage])
-
-
-def undecided(verdict: dict[str, Any]) -> bool:
-    """A null in the chain before any false: the grader could not say (time limit, ...)."""
-    for name in _CHAIN["correct"]:
-        if verdict.get(name) is False:
-            return False
-        if verdict.get(name) is None:
-            return True
-    return False
 
 
 def _splits(value: tuple[str | None, ...]) -> str | None:
@@ -80,12 +57,12 @@ class PlanetariumConfig(BenchmarkConfig):
 def text_anchors(problem_pddl: str, text: str) -> list[str]:
     """Ground-truth objects that the description names (whole words, any letter case): an
     explicit description pins them, so the anchored score keeps their names."""
-    from ..errors import PlanetariumError
-    from ..grading import load_ground_truth
+    from ..grading import prepared_truth
 
-    try:
-        _, truth = load_ground_truth(problem_pddl)
-    except PlanetariumError:
+    if not isinstance(problem_pddl, str):
+        return []  # grading reports the unusable ground truth itself
+    truth = prepared_truth(problem_pddl).problem  # the read grading uses (the process's memo)
+    if truth is None:
         return []  # grading reports the broken ground truth itself
     words = set(re.findall(r"[\w\-]+", text.lower()))
     return sorted(o for o in truth.objects if o in words)
@@ -95,7 +72,7 @@ def _verdict(result: GradeResult) -> dict[str, Any]:
     """The part of a grade result a verdict keeps (``correct``: None counts as not passed),
     with the explanation when one was computed."""
     row = result.to_dict()
-    return {key: row[key] for key in (*_VERDICT_KEYS, "explanation") if key in row}
+    return {key: row[key] for key in (*VERDICT_KEYS, "explanation") if key in row}
 
 
 @functools.cache
@@ -116,6 +93,19 @@ def _sample_per_domain(rows: list[Row], k: int, seed: int) -> list[Row]:
     return [rows[i] for i in sorted(picked)]
 
 
+def typing_cannot_matter(strict: GradeResult) -> bool:
+    """Whether grading with typing relaxed must give ``strict``'s verdict: the answer was read
+    (with the ground truth) and the domain is untyped.  Relaxing only lets the reader accept
+    type annotations; in an untyped domain every object and variable is read as ``object``
+    either way, so a text read with strict typing reads the same with it relaxed
+    (tests/test_truths.py checks this on every built-in domain), and nothing after
+    reading looks at the option."""
+    from ..domains import get_domain
+
+    return (strict.parseable is True and strict.domain is not None
+            and not get_domain(strict.domain).definition.typed)
+
+
 def _item_result(item_id: str, item: Row, verdicts: dict[str, dict[str, Any]]) -> ItemResult:
     """The shared result row of one answer, from its verdicts per grading mode (strict decides)."""
     strict = verdicts["strict"]
@@ -130,7 +120,7 @@ def _item_result(item_id: str, item: Row, verdicts: dict[str, dict[str, Any]]) -
     )
 
 
-class PlanetariumBenchmark(Benchmark):
+class PlanetariumBenchmark(PlanetariumPresentation, Benchmark[PlanetariumConfig]):
     name = "planetarium"
     config_type = PlanetariumConfig
     metrics = STAGES
@@ -163,44 +153,28 @@ class PlanetariumBenchmark(Benchmark):
     def prompt_fingerprint(self, config: PlanetariumConfig) -> str:
         return prompt_template_hash()
 
-    def grade(self, config: PlanetariumConfig, items: Sequence[Row], answers: Sequence[str], *,
-              timeout_s: float, workers: int | None = None, progress: bool = False,
-              explain: bool = False) -> Iterator[ItemResult]:
-        from ..batch import grade_batch
-
-        jobs = [{"id": str(item["id"]), "gt": item["problem_pddl"], "pred": answer,
-                 "is_placeholder": bool(item.get("is_placeholder", False))}
-                for item, answer in zip(items, answers, strict=True)]
-        anchored = [{**job, "anchored_objects": text_anchors(item["problem_pddl"],
-                                                            item.get("natural_language", ""))}
-                    for job, item in zip(jobs, items, strict=True)]
-        graded: dict[str, dict[str, dict[str, Any]]] = {}
-        for number, (mode, relax) in enumerate(ALL_MODES.items(), start=1):
-            if progress:  # one bar per pass; say which pass it is
-                print(f"grading {len(jobs)} answers: {mode} ({number}/{len(ALL_MODES)})",
-                      file=sys.stderr, flush=True)
-            graded[mode] = {
-                result.id: _verdict(result)
-                for result in grade_batch(anchored if mode == ANCHORED else jobs,
-                                          options=GradeOptions(timeout_s=timeout_s,
-                                                               relax_typing=relax,
-                                                               explain=explain),
-                                          workers=workers, progress=progress, total=len(jobs))
-            }
-        for job, item in zip(jobs, items, strict=True):
-            yield _item_result(job["id"], item, {mode: graded[mode][job["id"]] for mode in ALL_MODES})
-
-    def grade_one(self, config: PlanetariumConfig, item: Row, answer: str) -> ItemResult:
-        """One answer, strict typing only: what the lm-eval and Inspect adapters score per answer
-        (the strict metrics of :meth:`grade` with one grading pass, not three).  It still runs
-        in a worker the batch's watchdog can kill, so a framework's loop never hangs on it."""
-        from ..batch import grade_batch
+    def grade(self, config: PlanetariumConfig, item: Row, answer: str, deadline: Deadline, *,
+              explain: bool = False) -> ItemResult:
+        """The three modes under the item's one deadline (see the module docstring)."""
+        from ..batch import grade_item
 
         job = {"id": str(item["id"]), "gt": item["problem_pddl"], "pred": answer,
                "is_placeholder": bool(item.get("is_placeholder", False))}
-        [result] = grade_batch([job], options=GradeOptions(timeout_s=config.timeout_s),
-                               workers=1, progress=False)
-        return _item_result(job["id"], item, {"strict": _verdict(result)})
+        options = GradeOptions(timeout_s=deadline.seconds, explain=explain)
+        strict = grade_item(job, options, deadline)
+        anchors = text_anchors(item["problem_pddl"], item.get("natural_language", ""))
+        anchored = grade_item({**job, "anchored_objects": anchors}, options, deadline) \
+            if anchors else strict
+        relaxed = strict if typing_cannot_matter(strict) else \
+            grade_item(job, replace(options, relax_typing=True), deadline)
+        results = {"strict": strict, ANCHORED: anchored, "relaxed": relaxed}
+        return _item_result(job["id"], item, {mode: _verdict(results[mode]) for mode in ALL_MODES})
+
+    def ungraded(self, config: PlanetariumConfig, item: Row, status: Status,
+                 reason: str) -> ItemResult:
+        """Every mode's verdict says what happened to the item (the report reads all three)."""
+        verdict = _verdict(GradeResult.failed(Stage.GRADER, status, reason))
+        return _item_result(str(item["id"]), item, dict.fromkeys(ALL_MODES, verdict))
 
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Counts and rates of each stage per grading mode, plus undecided items."""

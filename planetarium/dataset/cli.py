@@ -6,12 +6,12 @@ Importing this module is light: the library parts load inside the commands.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import click
 
 from ..cliutil import OUT_DIR, SECONDS
+from ..limits import Stopwatch
 
 
 @click.group("data")
@@ -52,7 +52,7 @@ def generate_command(config_path: str, out_dir: str, workers: int | None, progre
                 f"{out_dir} is not empty and holds no {MARKER_FILE} (this command did not write "
                 "it): choose a new or empty directory, or pass --force to write into it anyway")
         click.echo(f"replacing the files of {out_dir}", err=True)
-    start = time.monotonic()
+    watch = Stopwatch()
     try:
         arrow_modules()  # before the minutes of generation, not after them
         config = _load_with_bar(load_config, config_path, progress)
@@ -62,7 +62,7 @@ def generate_command(config_path: str, out_dir: str, workers: int | None, progre
         raise click.ClickException(str(err.at(config_path))) from err
     except PlanetariumError as err:
         raise click.ClickException(str(err)) from err
-    click.echo(f"{len(rows):,} rows written to {out_dir} in {time.monotonic() - start:.1f} s", err=True)
+    click.echo(f"{len(rows):,} rows written to {out_dir} in {watch.seconds:.1f} s", err=True)
 
 
 def _load_with_bar(load, config_path: str, progress: bool):

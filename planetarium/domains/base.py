@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
+from ..limits import Deadline
 from ..pddl.domain import Atom, DomainDef, parse_domain
 from ..pddl.problem import Problem
 
@@ -78,15 +79,17 @@ class Domain:
         """
         return None
 
-    def solve(self, problem: Problem, timeout_s: float | None = None) -> Plan | None:
+    def solve(self, problem: Problem, deadline: Deadline | None = None) -> Plan | None:
         """A plan for ``problem``, or ``None`` if it has none.
 
-        Raises :class:`~planetarium.errors.ResourceLimitError` when the time limit runs out.
-        Domains without a planner of their own use the generic search.
+        Raises :class:`~planetarium.errors.ResourceLimitError` past ``deadline`` (the item's
+        one :class:`~planetarium.limits.Deadline`, also in force through
+        :func:`~planetarium.limits.check_deadline` while the planner runs; ``None``: only the
+        deadline in force).  Domains without a planner of their own use the generic search.
         """
         from ..strips.generic import generic_solve
 
-        return generic_solve(self.definition, problem, timeout_s)
+        return generic_solve(self.definition, problem, deadline)
 
     def dataset_tasks(self) -> Sequence[Any]:
         """Dataset task layouts this domain contributes (none by default)."""

@@ -7,6 +7,7 @@ import importlib
 import importlib.util
 from importlib.resources import files
 
+from ..limits import Deadline
 from ..pddl.problem import Problem
 from .base import Domain, Plan
 
@@ -34,8 +35,8 @@ class BuiltinDomain(Domain):
         signature = getattr(self._module("specify"), "reachability_signature", None)
         return signature(problem) if signature else None
 
-    def solve(self, problem: Problem, timeout_s: float | None = None) -> Plan | None:
-        return self._module("planner").solve(self, problem, timeout_s)
+    def solve(self, problem: Problem, deadline: Deadline | None = None) -> Plan | None:
+        return self._module("planner").solve(self, problem, deadline)
 
     def dataset_tasks(self):
         """The package's ``tasks.TASKS``; none when the package has no ``tasks`` module.  An

@@ -22,7 +22,6 @@ their names, so every renaming must keep them.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from ..graph import (
     isomorphic,
     with_scene,
 )
+from ..limits import Deadline, deadline_for
 from ..pddl.problem import Problem
 from .closure import Closure, literal_closure
 
@@ -58,15 +58,24 @@ PAPER = PlaceholderSemantics.PAPER
 REACHABLE_GOAL_STATES = PlaceholderSemantics.REACHABLE_GOAL_STATES
 
 
+#: The time limit of a comparison given no deadline.
+DEFAULT_TIMEOUT_S = 10.0
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits for one equivalence check; running out raises ResourceLimitError."""
+    """Resource limits for one equivalence check; running out raises ResourceLimitError.
 
-    timeout_s: float | None = 10.0
+    ``deadline``: the item's :class:`~planetarium.limits.Deadline` (``None``:
+    :data:`DEFAULT_TIMEOUT_S` from the start of the check, or the deadline in force if it ends
+    first).
+    """
+
+    deadline: Deadline | None = None
     max_isomorphism_steps: int | None = 5_000_000
 
     def budget(self) -> SearchBudget:
-        deadline = None if self.timeout_s is None else time.monotonic() + self.timeout_s
+        deadline = deadline_for(DEFAULT_TIMEOUT_S) if self.deadline is None else self.deadline
         return SearchBudget(self.max_isomorphism_steps, deadline)
 
 

@@ -30,8 +30,8 @@ live in :mod:`planetarium.equivalence.explanation` (re-exported here).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -41,7 +41,7 @@ import rustworkx as rx
 from ..domains.base import Domain
 from ..errors import ResourceLimitError
 from ..graph import GOAL, GOAL_FALSE, INIT, SearchBudget, build_graph, isomorphic
-from ..limits import check_deadline, time_limit
+from ..limits import Deadline, check_deadline, deadline_for
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from ..pddl.writer import atom_to_pddl
@@ -107,7 +107,8 @@ def _goal(domain: Domain, p: Problem) -> _Goal:
         return _Goal(frozenset(), frozenset(), FORMULA, False)
     written = _Goal(p.goal, p.negative_goal, AS_WRITTEN, False)
     try:
-        with time_limit(None if domain.closed_form_covers(p) else SEARCH_S):
+        # the item's deadline is in force (applied by grading); a search gets SEARCH_S of it
+        with nullcontext() if domain.closed_form_covers(p) else deadline_for(SEARCH_S).applied():
             if p.has_plain_goal:
                 full = domain.fully_specify(p)
                 return written if full is None else _Goal(full, frozenset(), FULLY_SPECIFIED)
@@ -138,7 +139,7 @@ def _goals(domain: Domain, a: Problem, b: Problem) -> tuple[_Goal, _Goal]:
     return goal_a, goal_b
 
 
-def _seeds(a: Problem, b: Problem, scenes_a, scenes_b, anchors, deadline: float | None,
+def _seeds(a: Problem, b: Problem, scenes_a, scenes_b, anchors, deadline: Deadline | None,
            limit: int = 8) -> list[dict]:
     """Renamings from matchings of the graphs of ``scenes``, a few of them: embeddings of the
     smaller graph into the larger (isomorphisms when both are the same size), so an object too
@@ -171,7 +172,7 @@ class _Builder:
     """Compares the two problems scene by scene and assembles the explanation."""
 
     def __init__(self, a: Problem, b: Problem, domain: Domain, anchors: frozenset[str],
-                 deadline: float | None) -> None:
+                 deadline: Deadline | None) -> None:
         self.a, self.b, self.domain = a, b, domain
         self.anchors, self.deadline = anchors, deadline
         self.names_a = set(a.objects)
@@ -224,12 +225,12 @@ def _nonzero(a: Problem, b: Problem, scenes_a, scenes_b, anchors, budget: Search
 def explain(a: Problem, b: Problem, domain: Domain, *, kind: str = NOT_EQUIVALENT,
             is_placeholder: bool = False, strict: bool = False,
             anchored_objects: Iterable[str] = (), unsolvable: UnsolvableReason | None = None,
-            deadline: float | None = None) -> Explanation:
+            deadline: Deadline | None = None) -> Explanation:
     """Explain how prediction ``b`` differs from ground truth ``a`` (see the module docstring).
 
     ``kind``: the verdict being explained; ``strict``: placeholder mode with the
     reachable-goal-states semantics; ``unsolvable``: the reason :func:`unsolvable_reason` found.
-    Past ``deadline`` (``time.monotonic()``) or the time limit in force the explanation stops
+    Past ``deadline`` (the item's) or the time limit in force the explanation stops
     with ``complete=False`` and what it has.
     """
     anchors = frozenset(anchored_objects)
@@ -351,8 +352,8 @@ def _pair_leftovers(a: Problem, goal_missing: Iterable[str],
     return {o: pools[a.type_of[o]].pop(0) for o in sorted(goal_missing)}
 
 
-def _late(deadline: float | None) -> bool:
-    return deadline is not None and time.monotonic() > deadline
+def _late(deadline: Deadline | None) -> bool:
+    return deadline is not None and deadline.expired()
 
 
 # -- the certificate ---------------------------------------------------------------------------

@@ -24,10 +24,11 @@ otherwise it is the best found (``optimal=False``).
 
 from __future__ import annotations
 
-import time
 from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from ..limits import Deadline
 
 #: Branch-and-bound nodes tried before settling for the best renaming found.
 MAX_NODES = 5_000
@@ -90,7 +91,7 @@ def _key(atom: Tagged) -> tuple[str, str]:
 
 
 class _Search:
-    def __init__(self, a: _Problem, b: _Problem, anchors: frozenset[str], deadline: float | None,
+    def __init__(self, a: _Problem, b: _Problem, anchors: frozenset[str], deadline: Deadline | None,
                  max_nodes: int, weights: Mapping[str, int]) -> None:
         self.a, self.b = a, b
         self.weights = weights
@@ -176,7 +177,7 @@ class _Search:
 
     def tick(self) -> None:
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 0xFF and time.monotonic() > self.deadline:
+        if self.deadline is not None and not self.nodes & 0xFF and self.deadline.expired():
             raise _OutOfTime
 
     # -- branch and bound ---------------------------------------------------------------------
@@ -296,7 +297,7 @@ def _rename(atom: Tagged, m: Mapping[str, str]) -> Tagged:
 def best_renaming(objects_a: Sequence[str], types_a: Sequence[str], atoms_a: Iterable[Tagged],
                   objects_b: Sequence[str], types_b: Sequence[str], atoms_b: Iterable[Tagged], *,
                   anchors: frozenset[str] = frozenset(), seeds: Iterable[Mapping[str, str]] = (),
-                  nonzero: bool = False, deadline: float | None = None,
+                  nonzero: bool = False, deadline: Deadline | None = None,
                   max_nodes: int = MAX_NODES, weights: Mapping[str, int] | None = None) -> Renaming:
     """The renaming of ``b``'s objects into ``a``'s with the fewest differing tagged atoms.
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..domains.base import Domain
-from ..limits import check_deadline
+from ..limits import Deadline, check_deadline
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from ..pddl.writer import atom_to_pddl
@@ -48,7 +48,7 @@ class UnsolvableReason:
 
 
 def unsolvable_reason(domain: Domain, problem: Problem, proof: str,
-                      deadline: float | None = None) -> UnsolvableReason:
+                      deadline: Deadline | None = None) -> UnsolvableReason:
     """Why ``problem`` (proven unsolvable) has no plan; ``proof``: the solvability stage's
     reason, the certificate when no single fact is to blame."""
     contradiction = sorted(problem.goal & problem.negative_goal)

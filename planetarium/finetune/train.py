@@ -16,7 +16,6 @@ import json
 import logging
 import os
 import shutil
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,8 +24,10 @@ from planetarium.dataset import load_rows
 from planetarium.domains import get_domain
 from planetarium.errors import PlanetariumError, require
 from planetarium.jsonl import JsonLineError, decode, read_capped
+from planetarium.limits import Stopwatch
 from planetarium.llm.grade import package_versions
 from planetarium.llm.prompts import prompt_template_hash
+from planetarium.llm.quiet import checkpointing_arguments, checkpointing_renames_silenced
 from planetarium.llm.threads import cap_torch_threads
 
 from .config import FinetuneConfig, TrainingConfig
@@ -119,10 +120,8 @@ def loop_arguments(cfg: ModelSettings, t: LoopSettings, out_dir: Path) -> dict[s
         "save_steps": t.save_steps,
         "save_total_limit": t.save_total_limit,
         "seed": t.seed,
-        # Deprecated alias of ``activation_checkpointing`` from transformers 5.23 on, but the only
-        # name 5.17 (the GPU node's) knows; non-reentrant needs no input-grad hook under LoRA.
-        "gradient_checkpointing": t.gradient_checkpointing,
-        "gradient_checkpointing_kwargs": {"use_reentrant": False},
+        **checkpointing_arguments(t.gradient_checkpointing,
+                                  require("transformers", "train").TrainingArguments),
         "bf16": dtype == "bfloat16",
         "fp16": dtype == "float16",
         "use_cpu": not torch.cuda.is_available(),  # also what lets torchrun run DDP on CPUs
@@ -208,7 +207,7 @@ def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -
         log.info("%s: this run finished with these settings already; nothing to do", out_dir)
         return Outcome(done, trained=False)
     checkpoint = checkpoint_to_resume(out_dir, resume, RECORD_NAME, overwrite=overwrite)
-    started = time.time()
+    started = Stopwatch()
     cap_threads(None)
     require("transformers", "train").set_seed(cfg.training.seed)  # LoRA init is random too
     rows = load_rows(cfg.data.source, split=cfg.data.split)
@@ -219,11 +218,13 @@ def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -
     log.info("base model loaded with quantization %s", quantization["mode"])
     data = prepare(rows, tokenizer, cfg.training)
     log.info("%s", data.summary(cfg.training))
-    model = add_lora(model, cfg.lora, quantized=quantize)
+    with checkpointing_renames_silenced():  # peft reads the renamed property
+        model = add_lora(model, cfg.lora, quantized=quantize)
     if overwrite:
         clear_run(out_dir, RECORD_NAME)
     trainer = make_trainer(cfg, model, tokenizer, data.examples, out_dir)
-    result = trainer.train(resume_from_checkpoint=checkpoint)
+    with checkpointing_renames_silenced():  # trl, peft and the Trainer read it
+        result = trainer.train(resume_from_checkpoint=checkpoint)
     record = {
         "config": cfg.to_dict(),
         "base_model": base,
@@ -244,7 +245,7 @@ def run(cfg: FinetuneConfig, *, resume: bool = False, overwrite: bool = False) -
             "loss": result.training_loss,
             "steps": result.global_step,
             "resumed_from": checkpoint,
-            "seconds": round(time.time() - started, 2),
+            "seconds": round(started.seconds, 2),
             "log_history": trainer.state.log_history,
         },
         "versions": package_versions(VERSIONED),

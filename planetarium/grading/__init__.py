@@ -14,103 +14,68 @@ ground truth itself is unsolvable.
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
-from ..domains import get_domain
 from ..domains.base import Domain
 from ..equivalence import REACHABLE_GOAL_STATES, Limits, compare
-from ..equivalence.explain import (
-    EQUIVALENT,
-    NOT_EQUIVALENT,
-    UNSOLVABLE,
-    Explanation,
-    explain,
-    not_parseable,
-)
-from ..equivalence.unsolvable import unsolvable_reason
 from ..errors import (
     PDDLSyntaxError,
     PDDLValidationError,
     PlanetariumError,
     ResourceLimitError,
     UnsupportedFeatureError,
+    raised_by_signal_handler,
 )
-from ..limits import collector_paused, deadline_within, time_limit
+from ..limits import Deadline, collector_paused, deadline_for
+from ..pddl.extract import find_problem
 from ..pddl.problem import Problem, read_problem
 from ..planning import SolveStatus, check_solvable
 from .options import GradeOptions, GradeOptionsError, check_option_names
 from .result import SKIPPED, GradeResult, Stage, StageVerdict, Status, decided, undecided
+from .truths import (
+    TRUTHS,
+    PreparedTruth,
+    TruthCache,
+    load_ground_truth,
+    prepare_ground_truth,
+    prepared_truth,
+)
 
-__all__ = ["GradeOptions", "GradeOptionsError", "GradeResult", "PreparedTruth", "Stage",
-           "StageVerdict", "Status", "grade", "grade_correct", "grade_strict",
-           "load_ground_truth", "prepare_ground_truth"]
+if TYPE_CHECKING:  # explanations are imported when asked for: start-up of `planetarium grade`
+    from ..equivalence.explanation import Explanation
+
+__all__ = ["TRUTHS", "GradeOptions", "GradeOptionsError", "GradeResult", "PreparedTruth",
+           "Stage", "StageVerdict", "Status", "TruthCache", "grade", "grade_correct",
+           "grade_strict", "load_ground_truth", "prepare_ground_truth", "prepared_truth"]
 
 #: Model output longer than this is refused before parsing (a runaway generation, not PDDL).
 MAX_INPUT_CHARS = 2_000_000
 
 
-def load_ground_truth(gt: str, *, relax_typing: bool = False) -> tuple[Domain, Problem]:
-    """Parse a ground-truth problem, taking its domain from its ``(:domain ...)``."""
-    found: list[Domain] = []
-
-    def lookup(name: str):
-        found.append(get_domain(name))
-        return found[0].definition
-
-    problem = read_problem(gt, lookup, relax_typing=relax_typing)
-    return found[0], problem
-
-
-@dataclass(frozen=True, eq=False)
-class PreparedTruth:
-    """A ground truth read once, to grade many predictions against it.
-
-    A training reward grades every ground truth against a group of completions (GRPO's G); this
-    keeps the parsed problem, and ``memo`` keeps what grading derives from it alone (its fully
-    specified goal, its solvability), so none of it is computed again.  ``error`` says why the
-    ground truth could not be read (then ``domain`` and ``problem`` are ``None``); ``timed_out``:
-    because the time limit ran out, which says nothing about the text (do not keep it).
-    """
-
-    text: str
-    relax_typing: bool
-    domain: Domain | None = None
-    problem: Problem | None = None
-    error: str | None = None
-    timed_out: bool = False
-    memo: dict = field(default_factory=dict, repr=False)
-
-
-def prepare_ground_truth(gt: str, options: GradeOptions | None = None) -> PreparedTruth:
-    """Read ``gt`` for :func:`grade`; an unreadable ground truth is recorded, never raised."""
-    relax = (options or GradeOptions()).relax_typing
-    try:
-        domain, problem = load_ground_truth(gt, relax_typing=relax)
-    except ResourceLimitError as err:
-        return PreparedTruth(gt, relax, error=f"ground truth: {err}", timed_out=True)
-    except (PlanetariumError, RecursionError) as err:
-        return PreparedTruth(gt, relax, error=f"ground truth: {err}")
-    return PreparedTruth(gt, relax, domain, problem)
-
-
 def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
-          **overrides: Any) -> GradeResult:
+          deadline: Deadline | None = None, **overrides: Any) -> GradeResult:
     """Grade ``pred`` (raw model output) against ``gt`` (ground-truth PDDL, or a
-    :class:`PreparedTruth` of it); never raises on bad input.
+    :class:`PreparedTruth` of it, e.g. from the process's memo: ``prepared_truth(gt)``, which
+    batches, benchmarks and the reward use so that a ground truth is read once); never raises on
+    bad input.
 
     ``options`` (default :class:`GradeOptions()`) with keyword ``overrides`` of its fields, e.g.
     ``grade(gt, pred, is_placeholder=True, timeout_s=5)``.  An unknown or ill-typed option is the
     caller's bug and raises (``TypeError`` / :class:`GradeOptionsError`); an unexpected failure
-    inside grading is reported as status ``internal-error`` instead of crashing a batch.
+    inside grading is reported as status ``internal-error`` instead of crashing a batch.  Only
+    exceptions of the grader's own code are converted: one raised by a signal handler of the
+    caller's (a ``signal.alarm`` time limit, say) propagates, and so do ``KeyboardInterrupt``
+    and ``SystemExit``.  ``deadline``: the item's :class:`~planetarium.limits.Deadline`,
+    covering every stage (reading the ground truth included); without one,
+    ``options.timeout_s`` from now (or the deadline in force, if it ends first).
     """
     check_option_names(overrides)
-    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), False)
+    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), deadline, False)
 
 
 def grade_correct(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
-                  **overrides: Any) -> GradeResult:
+                  deadline: Deadline | None = None, **overrides: Any) -> GradeResult:
     """Like :func:`grade`, at the least cost for the headline metric (training rewards).
 
     ``correct`` is parseable, solvable and equivalent.  An answer equivalent to the ground truth
@@ -121,31 +86,71 @@ def grade_correct(gt: str | PreparedTruth, pred: str, *, options: GradeOptions |
     :func:`grade`'s whenever both decide.
     """
     check_option_names(overrides)
-    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), True)
+    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), deadline, True)
 
 
 def _guarded(gt: str | PreparedTruth, pred: str, options: GradeOptions,
-             equivalence_first: bool) -> GradeResult:
+             deadline: Deadline | None, equivalence_first: bool) -> GradeResult:
     try:
-        with time_limit(options.timeout_s), collector_paused():
-            return grade_strict(gt, pred, options, equivalence_first=equivalence_first)
+        with collector_paused():
+            return grade_strict(gt, pred, options, deadline=deadline,
+                                equivalence_first=equivalence_first)
     except Exception as err:  # noqa: BLE001 - last line of defence for batch grading
+        if raised_by_signal_handler(err):
+            raise  # the caller's own exception (e.g. its SIGALRM time limit), not a grader bug
         return GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
                                   f"internal error: {type(err).__name__}: {err}")
 
 
 def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
+                 deadline: Deadline | None = None,
                  equivalence_first: bool = False) -> GradeResult:
     """Grade ``pred`` against ``gt`` like :func:`grade` (``equivalence_first``: like
-    :func:`grade_correct`), but let internal bugs raise (tests)."""
-    deadline = deadline_within(options.timeout_s)
-    prepared = gt if isinstance(gt, PreparedTruth) else prepare_ground_truth(gt, options)
-    if prepared.relax_typing != options.relax_typing:  # read for other options: read it again
-        prepared = prepare_ground_truth(prepared.text, options)
+    :func:`grade_correct`), but let internal bugs raise (tests).
+
+    ``deadline`` (default: ``options.timeout_s`` from now, or the deadline in force if it ends
+    first) is passed to every stage and is also in force for the plug-in hooks that take none
+    (``fully_specify``): they see it through :func:`planetarium.limits.check_deadline`.
+    """
+    deadline = deadline_for(options.timeout_s) if deadline is None else deadline
+    with deadline.applied() as deadline:
+        return _noting_extraction(_grade(gt, pred, options, deadline, equivalence_first), pred)
+
+
+def _noting_extraction(result: GradeResult, pred: str) -> GradeResult:
+    """Say in the reasons when the answer held several problems: the last complete one was
+    graded (:func:`planetarium.pddl.find_problem`; its scan of ``pred`` is cached)."""
+    if result.failure is not None or result.parse.status is not Status.DECIDED:
+        return result
+    try:
+        note = find_problem(pred).note
+    except PDDLSyntaxError:
+        return result
+    if note is None:
+        return result
+
+    def noted(stage: Stage, verdict: StageVerdict) -> StageVerdict:
+        if stage is not Stage.PARSE and stage is not result.stage:
+            return verdict
+        return replace(verdict, reason=f"{verdict.reason}; {note}" if verdict.reason else note)
+
+    return replace(result, parse=noted(Stage.PARSE, result.parse),
+                   solve=noted(Stage.SOLVE, result.solve),
+                   equivalence=noted(Stage.EQUIVALENCE, result.equivalence))
+
+
+def _grade(gt: str | PreparedTruth, pred: str, options: GradeOptions, deadline: Deadline,
+           equivalence_first: bool) -> GradeResult:
+    if isinstance(gt, PreparedTruth):
+        prepared = gt if gt.serves(options.relax_typing) else prepare_ground_truth(
+            gt.text, options, domain=gt.domain)  # read for other options: again
+    else:  # a text on its own: read it here (nothing kept, so a one-off call costs no memory)
+        prepared = prepare_ground_truth(gt, options)
     if prepared.error is not None:
         status = Status.TIMEOUT if prepared.timed_out else Status.INVALID_INPUT
         return GradeResult.failed(Stage.GROUND_TRUTH, status, prepared.error)
     domain, truth = prepared.domain, prepared.problem
+    assert domain is not None and truth is not None  # read without error
     name = domain.name
     if len(pred) > MAX_INPUT_CHARS:  # not read at all: undecided, never "not parseable"
         return GradeResult(undecided(Status.UNSUPPORTED, f"answer is {len(pred):,} characters, "
@@ -168,11 +173,11 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
     if solve.value is False and not options.equivalence_for_unsolvable:
         return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
                            domain=name, explanation=_explanation(
-                               truth, problem, domain, options, anchors, deadline, UNSOLVABLE,
+                               truth, problem, domain, options, anchors, deadline, None,
                                solve.reason))
     try:
         verdict = compare(truth, problem, domain, is_placeholder=options.is_placeholder,
-                          limits=Limits(timeout_s=max(0.0, deadline - time.monotonic())),
+                          limits=Limits(deadline),
                           anchored_objects=anchors,
                           placeholder_semantics=options.placeholder_semantics,
                           truth_memo=prepared.memo)
@@ -187,15 +192,15 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
     if equivalence_first and equivalence.value is True and options.check_solvable:
         return _solvable_as_the_truth(prepared, equivalence, options, deadline)
     explanation = None if equivalence.value is None else _explanation(
-        truth, problem, domain, options, anchors, deadline,
-        EQUIVALENT if equivalence.value else NOT_EQUIVALENT)
+        truth, problem, domain, options, anchors, deadline, equivalence.value)
     return GradeResult(parse, solve, equivalence, domain=name, explanation=explanation)
 
 
 def _solvable_as_the_truth(prepared: PreparedTruth, equivalence: StageVerdict,
-                           options: GradeOptions, deadline: float) -> GradeResult:
+                           options: GradeOptions, deadline: Deadline) -> GradeResult:
     """:func:`grade_correct` for an answer found equivalent: it is solvable exactly when the
     ground truth is, whose verdict is computed once and kept in the prepared truth's memo."""
+    assert prepared.domain is not None and prepared.problem is not None  # read without error
     parse, name = decided(True), prepared.domain.name
     own = prepared.memo.get("solvable")
     if own is None:
@@ -213,16 +218,25 @@ def _solvable_as_the_truth(prepared: PreparedTruth, equivalence: StageVerdict,
 
 
 def _unparseable(reason: str, domain: str, options: GradeOptions) -> GradeResult:
-    return GradeResult(decided(False, reason), domain=domain,
-                       explanation=not_parseable(reason) if options.explain else None)
+    if not options.explain:
+        return GradeResult(decided(False, reason), domain=domain)
+    from ..equivalence.explanation import not_parseable
+
+    return GradeResult(decided(False, reason), domain=domain, explanation=not_parseable(reason))
 
 
 def _explanation(truth: Problem, problem: Problem, domain: Domain, options: GradeOptions,
-                 anchors: set[str], deadline: float, kind: str,
+                 anchors: set[str], deadline: Deadline, equivalent: bool | None,
                  proof: str = "") -> Explanation | None:
-    """The explanation of a decided verdict, under the same deadline (cut short past it)."""
+    """The explanation of a decided verdict (``equivalent``; ``None``: the prediction is
+    unsolvable, ``proof`` says why), under the same deadline (cut short past it)."""
     if not options.explain:
         return None
+    from ..equivalence.explain import explain
+    from ..equivalence.explanation import EQUIVALENT, NOT_EQUIVALENT, UNSOLVABLE, Explanation
+    from ..equivalence.unsolvable import unsolvable_reason
+
+    kind = UNSOLVABLE if equivalent is None else EQUIVALENT if equivalent else NOT_EQUIVALENT
     try:
         reason = unsolvable_reason(domain, problem, proof, deadline) if kind == UNSOLVABLE else None
         return explain(truth, problem, domain, kind=kind, is_placeholder=options.is_placeholder,
@@ -235,8 +249,8 @@ def _explanation(truth: Problem, problem: Problem, domain: Domain, options: Grad
 _SOLVE_STATUS = {SolveStatus.TIMEOUT: Status.TIMEOUT, SolveStatus.ERROR: Status.INTERNAL_ERROR}
 
 
-def _solve(domain: Domain, problem: Problem, deadline: float) -> StageVerdict:
-    result = check_solvable(domain, problem, timeout_s=max(0.0, deadline - time.monotonic()))
+def _solve(domain: Domain, problem: Problem, deadline: Deadline) -> StageVerdict:
+    result = check_solvable(domain, problem, deadline)
     if result.status is SolveStatus.SOLVABLE:
         return decided(True, result.reason)
     if result.status is SolveStatus.UNSOLVABLE:

@@ -10,28 +10,28 @@
 
 The rows are ``grade --batch``'s items — ``gt`` and ``pred`` (PDDL text), optional ``id``,
 ``is_placeholder`` and ``anchored_objects`` (a null reads as a missing value: Arrow cannot tell
-them apart) — and each output row is exactly the row ``grade --batch`` writes for the item
+them apart) — and each output row is the row ``grade --batch`` writes for the item
 (:meth:`~planetarium.grading.GradeResult.to_dict`), the same verdicts and statuses: a time limit
-is ``timeout``, a bad item ``invalid-input``, never an exception.  ``keep`` names input columns
+is ``timeout``, a bad item ``invalid-input``, never an exception.  Only the command's
+``input_sha256`` is missing: it is the digest of an input line, for ``--resume``, and a Ray
+dataset's rows have no lines.  ``keep`` names input columns
 to carry over beside the result (the answer, a prompt id for rejection sampling).
 
 :class:`Grader` is the callable class ``Dataset.map_batches`` runs as Ray actors: one per
-worker slot, each holding a persistent :class:`~planetarium.pool.WorkerPool` of grading
-processes (``workers_per_actor``) for its whole life, so the per-item hard deadline, the
-replacement of dead workers and the ground-truth memo each grading process keeps
-(:mod:`planetarium.grading`) carry over from batch to batch.
+worker slot, each holding ``grade --batch``'s item loop (:func:`planetarium.batch.grading_loop`,
+a pool of ``workers_per_actor`` grading processes) open for its whole life, so the per-item hard
+deadline, the replacement of dead workers and the ground-truth memo each grading process keeps
+(``planetarium.grading.TRUTHS``) carry over from batch to batch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..batch import GRACE_S, grade_item, lost_result
+from ..batch import grading_loop
 from ..errors import require
 from ..grading import GradeOptions, GradeResult, Stage, Status
-from ..pool import Lost, WorkerPool
 
 if TYPE_CHECKING:
     import pyarrow
@@ -57,34 +57,21 @@ class Grader:
 
     def __init__(self, options: GradeOptions | None = None, workers: int = 1,
                  keep: Sequence[str] = ()) -> None:
-        self.options = check_options(options)
         self.keep = check_keep(keep)
-        self.pool = WorkerPool(workers, partial(grade_item, options=self.options))
+        self.loop = grading_loop(check_options(options), workers=workers)
 
     def __call__(self, batch: pyarrow.Table) -> pyarrow.Table:
         import pyarrow
 
         rows = batch.to_pylist()
-        results = self.grade([item_of(row) for row in rows])
+        results = self.loop.run([item_of(row) for row in rows])
         out = [{**result.to_dict(), **{name: row.get(name) for name in self.keep}}
                for result, row in zip(results, rows, strict=True)]
         return pyarrow.Table.from_pylist(out)
 
-    def grade(self, items: list[dict[str, Any]]) -> list[GradeResult]:
-        """One result per item, in input order, as :func:`planetarium.batch.grade_batch` gives
-        them: a worker silent past the time limit plus its grace is killed, its item
-        ``timeout``."""
-        results: list[GradeResult | None] = [None] * len(items)
-        deadline_s = self.options.timeout_s + GRACE_S
-        for index, item, outcome in self.pool.run(items, deadline_s=deadline_s):
-            if isinstance(outcome, Lost):
-                outcome = lost_result(outcome, self.options.timeout_s, item.get("id"))
-            results[index] = outcome
-        return results  # type: ignore[return-value]  # the pool answers every item
-
     def close(self) -> None:
         """Stop the grading processes (Ray stops them with the actor anyway)."""
-        self.pool.close()
+        self.loop.close()
 
 
 def grade_dataset(dataset: ray.data.Dataset, *, options: GradeOptions | None = None,

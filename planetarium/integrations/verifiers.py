@@ -37,24 +37,37 @@ import verifiers.v1 as vf  # noqa: E402
 from pydantic import Field, field_validator  # noqa: E402 - verifiers brings pydantic
 
 from ..adapters import common  # noqa: E402
+from ..benchmarks.planetarium import PlanetariumConfig  # noqa: E402
 from ..limits import check_seconds  # noqa: E402
-from ..reward import PlanetariumReward, RewardScheme  # noqa: E402
+from ..reward import PlanetariumReward  # noqa: E402
+from ..reward.schemes import scheme_of  # noqa: E402
 
 #: The id verifiers' loader resolves to :mod:`planetarium_verifiers` (``-`` reads as ``_``).
 TASKSET_ID = "planetarium-verifiers"
+#: The benchmark's own defaults (one source: its config): the held-out test split, and the
+#: grading time limit of one answer.
+DEFAULT_SPLIT = PlanetariumConfig.split[0]
+DEFAULT_TIMEOUT_S = PlanetariumConfig.timeout_s
+#: How a setting is passed, for the adapters' one-line errors.
+HOW = "--env.taskset.KEY VALUE"
 
 
 class PlanetariumTaskConfig(vf.TaskConfig):
     """How an answer is scored (``--env.taskset.task.*``): read when scoring, so ``vf-replay``
     re-scores saved traces under the replay's own settings."""
 
-    scheme: RewardScheme = RewardScheme.CORRECT
-    """``correct``: 1 for a parseable, solvable, equivalent answer, else 0; ``staged``: partial
-    credit along the stage chain (0.1 / 0.2 / 0.7)."""
-    timeout_s: float = common.DEFAULT_TIMEOUT_S
+    scheme: str = "correct"
+    """A registered reward scheme: ``correct`` (1 for a parseable, solvable, equivalent answer,
+    else 0), ``staged`` (partial credit along the stage chain: 0.1 / 0.2 / 0.7), or a plug-in's."""
+    timeout_s: float = DEFAULT_TIMEOUT_S
     """The hard per-answer grading deadline in seconds; past it the answer is undecided."""
     workers: int | None = Field(None, ge=0)
     """Grading processes of the reward (None: min(4, CPUs); 0: grade in the eval process)."""
+
+    @field_validator("scheme")
+    @classmethod
+    def _scheme(cls, value: str) -> str:
+        return scheme_of(value).name
 
     @field_validator("timeout_s")
     @classmethod
@@ -68,7 +81,7 @@ class PlanetariumTasksetConfig(vf.TasksetConfig):
     dataset: str | None = None
     """A generated folder, its rows.jsonl, a dataset YAML (generated in memory), a local copy
     of the published Parquet files or a Hub id; None: $PLANETARIUM_DATASET, else the Hub's."""
-    split: str | None = common.DEFAULT_SPLIT
+    split: str | None = DEFAULT_SPLIT
     """Split selector, e.g. heldout:test, random:train, heldout:test+domain:gripper."""
     task: PlanetariumTaskConfig = PlanetariumTaskConfig()
 
@@ -106,19 +119,21 @@ class PlanetariumTaskset(vf.Taskset[PlanetariumTask, PlanetariumTasksetConfig]):
     """The Planetarium benchmark's rows (see the module docstring)."""
 
     def load(self) -> Iterator[PlanetariumTask]:
-        settings = common.benchmark_config(self.config.dataset, self.config.split,
-                                           self.config.task.timeout_s)
-        for row in common.load_items(settings):
+        bench = common.benchmark("planetarium")
+        settings = common.benchmark_config(
+            bench, {"dataset": self.config.dataset, "split": self.config.split}, HOW)
+        for row in common.load_items(bench, settings, HOW):
+            [turn] = common.messages(bench, settings, row)
             data = PlanetariumData(
                 id=str(row["id"]), name=str(row.get("name") or row["id"]),
-                prompt=common.prompt(settings, row), problem_pddl=row["problem_pddl"],
+                prompt=turn["content"], problem_pddl=row["problem_pddl"],
                 is_placeholder=bool(row.get("is_placeholder", False)), domain=row["domain"])
             yield PlanetariumTask(data, self.config.task)
 
 
-def load_environment(dataset: str | None = None, split: str | None = common.DEFAULT_SPLIT,
-                     scheme: RewardScheme | str = RewardScheme.CORRECT,
-                     timeout_s: float = common.DEFAULT_TIMEOUT_S, workers: int | None = None,
+def load_environment(dataset: str | None = None, split: str | None = DEFAULT_SPLIT,
+                     scheme: str = "correct",
+                     timeout_s: float = DEFAULT_TIMEOUT_S, workers: int | None = None,
                      **env: Any) -> Any:
     """The verifiers environment over this taskset (a ``vf.Env``; ``SingleAgentEnv`` unless
     ``env`` names another).  ``env``: further ``EnvConfig`` fields, e.g.
@@ -129,7 +144,7 @@ def load_environment(dataset: str | None = None, split: str | None = common.DEFA
 
 
 #: One reward per scoring configuration, shared by every task of this process.
-_REWARDS: dict[tuple[RewardScheme, float, int | None], PlanetariumReward] = {}
+_REWARDS: dict[tuple[str, float, int | None], PlanetariumReward] = {}
 _REWARDS_LOCK = threading.Lock()
 
 

@@ -73,15 +73,25 @@ def run_command(config_path: str, out: str | None, settings: tuple[str, ...], **
 @click.option("--explain/--no-explain", default=True, show_default=True,
               help="Attach an explanation (renaming, differences, error categories) to every "
                    "verdict; the report's error-category table needs them.")
+@click.option("--resume", is_flag=True,
+              help="Keep the verdicts a killed grading wrote and grade the answers after them "
+                   "(give the same settings).")
 def grade_command(
-    run_dir: str, workers: int | None, timeout_s: float | None, progress: bool, explain: bool
+    run_dir: str, workers: int | None, timeout_s: float | None, progress: bool, explain: bool,
+    resume: bool,
 ) -> None:
-    """Grade every answer with the run's benchmark; write verdicts.jsonl and results.json."""
+    """Grade every answer with the run's benchmark; write verdicts.jsonl (as it goes) and
+    results.json."""
+    from ..presentation.stats import Rate
     from .grade import grade_run
-    from .stats import Rate
 
-    results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress,
-                        explain=explain)
+    try:
+        results = grade_run(run_dir, workers=workers, timeout_s=timeout_s, progress=progress,
+                            explain=explain, resume=resume)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: the verdicts graded so far are in {Path(run_dir) / 'verdicts.jsonl'}; "
+                   "rerun with --resume to grade the rest", err=True)
+        raise SystemExit(130) from None
     row = results["overall"]
     rates = ", ".join(f"{metric} {Rate(k, row['n'])}" for metric, k in row["metrics"].items())
     statuses = ", ".join(f"{status} {count}" for status, count in row["statuses"].items())
@@ -125,21 +135,6 @@ def report_command(
         click.echo(f"warning: {warning}", err=True)
     click.echo(report.markdown(summary=True))
     click.echo(f"full report, figures and CSV/JSON tables: {Path(out) / 'report.md'}", err=True)
-
-
-@eval_group.command("plugins")
-def plugins_command() -> None:
-    """List the registered benchmarks and backends (built-ins and plug-ins) and any that failed."""
-    from ..benchmarks.registry import REGISTRY as BENCHMARKS
-    from .backends.registry import REGISTRY as BACKENDS
-
-    for what, registry, kind in (("benchmark", BENCHMARKS, lambda b: b.config_type),
-                                 ("backend", BACKENDS, lambda s: s.options)):
-        for name, plugin in registry.available().items():
-            options = kind(plugin)
-            click.echo(f"{what:9s} {name:14s} {options.__module__}.{options.__name__}")
-        for name, why in registry.failures().items():
-            click.echo(f"{what:9s} {name:14s} FAILED TO LOAD: {why}")
 
 
 if __name__ == "__main__":

@@ -34,40 +34,14 @@ from pathlib import Path
 from typing import Any
 
 from ..benchmarks import BenchmarkConfig
-from ..config import ConfigError, apply_overrides, at_least, build, output_shaping, read_yaml, setting
+from ..config import ConfigError, apply_overrides, build, output_shaping, read_yaml
+from .options import ModelConfig
 
-TINY_PREFIX = "tiny:"
 #: How the CLI's named options reach the sections (``--limit`` is the benchmark's).
 CLI_KEYS = {"model": "model.model", "adapter": "model.adapter", "limit": "benchmark.limit",
             "max_new_tokens": "model.max_new_tokens", "batch_size": "model.batch_size"}
 NEW_LAYOUT = ("model: {backend: BACKEND, model: MODEL, max_new_tokens: N, ...backend options}, "
               "benchmark: {name: planetarium, dataset: DATASET, split: [heldout:test], limit: N}")
-
-
-def _model_name(value: str) -> str | None:
-    """``tiny:`` takes an optional integer seed (``tiny:3``); anything else is a path or hub id."""
-    if not value:
-        return "a model path, hub id or tiny:[SEED]"
-    if value.startswith(TINY_PREFIX) and not (value[len(TINY_PREFIX):] or "0").isdigit():
-        return "tiny: followed by nothing or an integer seed (tiny:, tiny:3)"
-    return None
-
-
-def speed(default: Any, check=None) -> Any:
-    """A field that affects throughput only, left out of the config hash."""
-    return setting(default, check=check, affects_output=False)
-
-
-@dataclass(frozen=True)
-class ModelConfig:
-    """The ``model:`` options every backend takes; a backend subclasses it with its own."""
-
-    backend: str = setting(check=lambda v: None if v else "a registered backend name")
-    model: str = setting(check=_model_name)
-    max_new_tokens: int = setting(1024, check=at_least(1))
-    temperature: float | None = setting(0.0, check=at_least(0))
-    seed: int = 0
-    batch_size: int = speed(8, at_least(1))
 
 
 @dataclass(frozen=True)
@@ -156,6 +130,8 @@ def make_config(data: Mapping[str, Any], source: str = "config") -> EvalConfig:
         raise err.at(source) from None
 
 
+#: The benchmark of run folders written before run records named theirs (all Planetarium runs).
+LEGACY_BENCHMARK = "planetarium"
 #: Keys of the flat layout that belong to the benchmark, and their names now.
 _FLAT_BENCHMARK_KEYS = {"dataset": "dataset", "splits": "split", "limit": "limit",
                         "sample_per_domain": "sample_per_domain", "seed": "seed",
@@ -176,8 +152,8 @@ def upgrade_record(record: dict[str, Any]) -> dict[str, Any]:
     if "seed" in config:
         model["seed"] = config["seed"]  # it seeded decoding and the sampling of items alike
     sections = {"name": config.get("name"), "model": model,
-                "benchmark": {"name": "planetarium", **benchmark}}
-    return {"benchmark": "planetarium", **record, "config": sections}
+                "benchmark": {"name": LEGACY_BENCHMARK, **benchmark}}
+    return {"benchmark": LEGACY_BENCHMARK, **record, "config": sections}
 
 
 def load_config(path: str | Path, overrides: Iterable[str] = (), **values: Any) -> EvalConfig:

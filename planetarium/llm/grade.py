@@ -1,10 +1,13 @@
 """Grade a finished (or partial) run on CPU and write its results in the one shared schema.
 
 The run's benchmark (named in ``run.json``) grades every answer into an
-:class:`~planetarium.benchmarks.ItemResult`; ``verdicts.jsonl`` gets one line per answer
-(the shared keys ``id, status, correct, score, metrics, groups, reason`` and the benchmark's own
-beside them) and ``results.json`` the run manifest, the shared aggregates (``overall``), the
-benchmark's own (``summary``) and what is needed to say two numbers are comparable: package
+:class:`~planetarium.benchmarks.ItemResult`, on the one item loop
+(:func:`planetarium.benchmarks.grader.grade_items`: worker processes, one deadline per answer
+on the benchmark's clock, a hard kill past it).  ``verdicts.jsonl`` gets one line per answer as
+it is graded (the shared keys ``id, status, correct, score, metrics, groups, reason`` and the
+benchmark's own beside them), so ``eval grade --resume`` continues a killed grading; once every
+answer is graded, ``results.json`` gets the run manifest, the shared aggregates (``overall``),
+the benchmark's own (``summary``) and what is needed to say two numbers are comparable: package
 versions and the git revision.  The time limit per answer is the config's
 ``benchmark.timeout_s`` unless ``eval grade --timeout`` overrides it.
 """
@@ -19,11 +22,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..benchmarks import Benchmark, get_benchmark
+from ..benchmarks.grader import grade_items
 from ..config import build
-from .benchmark_tables import metric_rate
+from ..limits import unix_time
+from ..presentation.tables import metric_rate
 from .runner import COMPLETIONS, ITEMS, read_manifest
-from .store import read_jsonl, write_json, write_jsonl
+from .store import ResultLog, read_jsonl, write_json
 
 VERDICTS = "verdicts.jsonl"
 RESULTS = "results.json"
@@ -42,9 +48,13 @@ _PACKAGES = (
 
 def package_versions(names: Iterable[str] = _PACKAGES) -> dict[str, str | None]:
     """Installed versions (``None`` for a missing package), read from metadata so nothing heavy
-    is imported."""
-    versions = {}
+    is imported.  ``planetarium`` is the version of the code running (its distribution is named
+    ``planetarium-pddl``; PyPI's ``planetarium`` is another project)."""
+    versions: dict[str, str | None] = {}
     for name in names:
+        if name == "planetarium":
+            versions[name] = __version__
+            continue
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
@@ -85,12 +95,15 @@ def grade_run(
     timeout_s: float | None = None,
     progress: bool = True,
     explain: bool = True,
+    resume: bool = False,
 ) -> dict[str, Any]:
     """Write ``verdicts.jsonl`` and ``results.json`` for ``run_dir`` and return the results.
 
     ``explain`` (on by default: the report's error categories come from explanations) asks the
     benchmark to attach why each verdict was reached, where it can (Planetarium: the renaming
-    and the differences, :mod:`planetarium.equivalence.explain`).
+    and the differences, :mod:`planetarium.equivalence.explain`).  ``resume``: keep the
+    verdicts a killed grading wrote (they must be those of the first answers, in order) and
+    grade the answers after them, with the same settings.
     """
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
@@ -102,20 +115,22 @@ def grade_run(
     for record in read_jsonl(run_dir / COMPLETIONS, required=("id", "output")):
         answers.setdefault(record["id"], record)
     answered = [row for row in rows if str(row["id"]) in answers]
-    verdicts = [
-        result.to_dict()
-        for result in benchmark.grade(
-            config, answered, [answers[str(row["id"])]["output"] for row in answered],
-            timeout_s=timeout_s if timeout_s is not None else config.timeout_s,
-            workers=workers, progress=progress, explain=explain)
-    ]
-    write_jsonl(run_dir / VERDICTS, verdicts)
+    (run_dir / RESULTS).unlink(missing_ok=True)  # it would no longer describe verdicts.jsonl
+    with ResultLog(run_dir / VERDICTS, resume=resume) as log:
+        done = log.resume([str(row["id"]) for row in answered]) if resume else 0
+        for result in grade_items(
+                benchmark, config, answered,
+                [answers[str(row["id"])]["output"] for row in answered],
+                timeout_s=timeout_s, workers=workers, progress=progress, explain=explain,
+                skip=done):
+            log.append(result.to_dict())
+    verdicts = read_jsonl(run_dir / VERDICTS, required=("id", "status"))
     results = {
         **manifest,
         "benchmark": benchmark.name,
         "packages": package_versions(),
         "git_revision": git_revision(),
-        "graded_at": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "graded_at": datetime.datetime.fromtimestamp(unix_time(), datetime.timezone.utc).isoformat(),
         "n_answered": len(answered),
         "n_missing": len(rows) - len(answered),
         "overall": overall(benchmark, verdicts),

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PlanetariumError
+from .config import LEGACY_BENCHMARK
 
 
 class ReportError(PlanetariumError, ValueError):
@@ -57,7 +58,7 @@ class RunIdentity:
         model, benchmark = results["config"]["model"], results["config"]["benchmark"]
         return cls(
             run_dir=run_dir,
-            benchmark=results.get("benchmark", "planetarium"),
+            benchmark=results.get("benchmark", LEGACY_BENCHMARK),
             config_name=results["name"],
             model=model["model"],
             adapter=model.get("adapter"),

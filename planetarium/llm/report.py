@@ -1,73 +1,54 @@
-"""``eval report``: tables, comparisons and the paper's figures over graded runs.
+"""``eval report``: tables, comparisons and figures over graded runs, asked of their benchmark.
 
 The report is written for a reader who did not run the experiments: it says which run is which
-(:mod:`.identity`), refuses to put rates over different items side by side, gives every rate
-with its n and 95% interval, compares runs item by item with a p-value (:mod:`.tables`), draws
-the paper's Figures 3-4 and the stage funnel (:mod:`.figures`), and says in words why a run
-scored nothing.  Every table is also written as CSV and JSON under ``tables/``.
+(:mod:`.identity`), refuses to put rates over different items side by side, and says in words
+why a run scored nothing.  What it tabulates and draws is the benchmark's to say
+(:class:`~planetarium.benchmarks.Benchmark`'s presentation hooks): by default every rate along
+the benchmark's metric chain with its n and 95% interval, overall and per breakdown, with paired
+comparisons (:mod:`planetarium.presentation.tables`); Planetarium adds its grading modes, the
+paper's breakdowns and figures and the error categories.  Every table is also written as CSV
+and JSON under ``tables/``.
 """
 
 from __future__ import annotations
 
 import statistics
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..benchmarks import get_benchmark
-from ..benchmarks.planetarium import ANCHORED, MODES
+from ..benchmarks import Benchmark, get_benchmark
 from ..errors import require
-from .benchmark_tables import benchmark_tables
-from .breakdown import n_undecided, rate
-from .categories import FIGURE as CATEGORY_FIGURE
-from .categories import category_tables, plot_categories
-from .config import TINY_PREFIX, upgrade_record
-from .figures import FIGURES
+from ..presentation.plots import Figure
+from ..presentation.tables import ReportRun, Table, clip
+from .config import upgrade_record
 from .grade import RESULTS, VERDICTS
 from .identity import ReportError, RunIdentity, assign_labels, check_comparable
+from .options import TINY_PREFIX
 from .runner import COMPLETIONS, ITEMS
 from .store import RunDirError, read_json, read_jsonl
-from .tables import (
-    BREAKDOWNS,
-    ReportRun,
-    Table,
-    modes_table,
-    paired_table,
-    rate_table,
-    runs_table,
-)
 
 TABLES_DIR = "tables"
-#: A Planetarium report's figures: the paper's and the error categories' (name -> plot).
-PAPER_FIGURES = {**FIGURES, CATEGORY_FIGURE: plot_categories}
-HOW_TO_READ = (
-    "Each rate is the share of graded items that passed the stage and every stage before it "
-    "(parseable → solvable → correct), shown as `rate [95% Wilson interval] (passed/n)`; an "
-    "undecided verdict (time limit, unsupported feature) counts as not passed and is counted in "
-    "*undecided*. Paired comparisons use only the items both runs answered; the exact McNemar "
-    "test looks at the items where exactly one of the two passed, and *p (Holm)* adjusts for the "
-    "number of pairs compared at the same stage."
-)
-
-HOW_TO_READ_ANY = (
-    "Each rate is the share of graded items that passed the metric and every one before it, "
-    "shown as `rate [95% Wilson interval] (passed/n)`; *undecided* counts items whose grading "
-    "status is not `decided` (time limit, unreadable question, grader error): they count as not "
-    "passed and are listed by status."
-)
 
 
 @dataclass(frozen=True)
 class RunRecord:
-    """Everything a graded run directory holds that the report reads."""
+    """Everything a graded run directory holds that the report reads: ``rows`` join each graded
+    item with its verdict; ``items`` are the items alone (by id); ``config`` the run's config
+    (both sections)."""
 
     identity: RunIdentity
     rows: list[dict[str, Any]]
     completions: dict[str, dict[str, Any]]
     n_missing: int
     max_new_tokens: int | None
+    items: dict[str, dict[str, Any]] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def report_run(self, label: str) -> ReportRun:
+        """The run as a benchmark's tables and figures see it."""
+        return ReportRun(label, self.rows, self.identity.setting, self.completions, self.items)
 
 
 def load_run(run_dir: str | Path) -> RunRecord:
@@ -90,13 +71,15 @@ def load_run(run_dir: str | Path) -> RunRecord:
         completions=completions,
         n_missing=results.get("n_missing", 0),
         max_new_tokens=results["config"]["model"].get("max_new_tokens"),
+        items=items,
+        config=results["config"],
     )
 
 
 def side_by_side(records: Sequence[RunRecord]) -> list[int]:
     """Indices in report order: runs of one base model together, zero-shot before fine-tuned,
     otherwise in the order given."""
-    first = {}
+    first: dict[str, int] = {}
     for index, record in enumerate(records):
         first.setdefault(record.identity.model, index)
     return sorted(
@@ -105,37 +88,30 @@ def side_by_side(records: Sequence[RunRecord]) -> list[int]:
     )
 
 
-def why_nothing_correct(record: RunRecord, label: str) -> str | None:
-    """A plain explanation when a run with graded items has no correct answer (strict typing):
-    where the answers stopped in the stage chain, how they ended, and what the grader said."""
-    rows = record.rows
-    if not rows or rate(rows, "strict", "correct").k:
+def why_nothing_correct(benchmark: Benchmark, record: RunRecord, run: ReportRun) -> str | None:
+    """A plain explanation when a run with graded items has no correct answer: the benchmark's
+    account of where the answers stopped, then what the run's answers say of the model
+    (refused by the server, cut at the token limit, the random-weight test model)."""
+    rows = run.rows
+    if not rows or any(row.get("correct") is True for row in rows):
         return None
-    parseable = rate(rows, "strict", "parseable").k
-    solvable = rate(rows, "strict", "solvable").k
-    parts = [
-        f"**{label}: no item is correct.** Of {len(rows)} graded answers, "
-        f"{len(rows) - parseable} do not parse, {parseable - solvable} parse but are not "
-        f"solvable and {solvable} are solvable but not equivalent to the ground truth "
-        f"({n_undecided(rows, 'strict')} undecided)."
-    ]
+    parts = [f"**{run.label}: no item is correct.** {benchmark.nothing_correct(run)}"]
     answers = [record.completions[row["id"]] for row in rows if row["id"] in record.completions]
     refused = [a for a in answers if a.get("error")]
     if refused:
         parts.append(f"{len(refused)} requests were refused by the server, e.g. "
-                     f"\"{_clip(refused[0]['error'])}\".")
+                     f"\"{clip(refused[0]['error'])}\".")
     cut = sum(a.get("finish_reason") == "length" for a in answers)
     if cut:
         answer_chars = statistics.median(len(a.get("output") or "") for a in answers)
-        truth_chars = statistics.median(len(row["problem_pddl"]) for row in rows)
+        references = [len(ref) for row in rows if (ref := benchmark.reference_answer(run.item(row)))]
+        reference = (f", the median reference answer {statistics.median(references):.0f}"
+                     if references else "")
         parts.append(
             f"{cut} of {len(answers)} answers stopped at the max_new_tokens limit "
             f"({record.max_new_tokens} tokens): the median answer has {answer_chars:.0f} "
-            f"characters, the median ground-truth problem {truth_chars:.0f}."
+            f"characters{reference}."
         )
-    reasons = Counter(row["strict"].get("reason") or "no reason given" for row in rows)
-    said = "; ".join(f"\"{_clip(reason)}\" ({count}×)" for reason, count in reasons.most_common(2))
-    parts.append(f"The grader's most common reasons: {said}.")
     if record.identity.model.startswith(TINY_PREFIX):
         tuned = " with an adapter from a few CPU training steps" if record.identity.adapter else ""
         parts.append(
@@ -146,28 +122,36 @@ def why_nothing_correct(record: RunRecord, label: str) -> str | None:
     return " ".join(parts)
 
 
-def _clip(text: str, limit: int = 90) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def runs_table(records: Sequence[RunRecord], labels: Sequence[str]) -> Table:
+    """Who is who: every identity field behind each label."""
+    rows = [
+        (label, i.benchmark, i.setting, i.model, i.adapter, i.backend, i.config_name, i.dataset,
+         i.split, i.dataset_hash, len(record.rows), record.n_missing, i.graded_by, str(i.run_dir))
+        for label, record in zip(labels, records, strict=True) for i in [record.identity]
+    ]
+    columns = ("run", "benchmark", "setting", "model", "adapter", "backend", "config", "dataset",
+               "split", "dataset hash", "graded", "unanswered", "graded by", "run directory")
+    return Table("runs", "Runs", columns, rows)
 
 
 @dataclass(frozen=True)
 class Report:
-    """The report's content: runs, warnings, explanatory notes and tables, ready to write."""
+    """The report's content: runs, warnings, explanatory notes, tables and figures, ready to
+    write."""
 
     runs: list[ReportRun]
     warnings: list[str]
     notes: list[str]
     tables: list[Table]
-    benchmark: str = "planetarium"
-    figures: tuple[str, ...] = tuple(PAPER_FIGURES)
+    benchmark: str
+    how_to_read: str = ""
+    figures: Mapping[str, Figure] = field(default_factory=dict)
 
     def markdown(self, *, summary: bool = False) -> str:
         """The whole report, or (``summary``) runs, notes, overall rates and comparisons."""
-        parts = ["# Planetarium evaluation report" + (
-            "" if self.benchmark == "planetarium" else f": {self.benchmark}")]
+        parts = [f"# Planetarium evaluation report: {self.benchmark}"]
         parts += [f"> **Warning:** {w}".replace("\n", "\n> ") for w in self.warnings]
-        parts.append(HOW_TO_READ if self.benchmark == "planetarium" else HOW_TO_READ_ANY)
+        parts.append(self.how_to_read)
         parts += self.notes
         for table in self.tables:
             if summary and not table.name.startswith(("runs", "overall", "paired")):
@@ -176,7 +160,7 @@ class Report:
         if not summary:
             if self.figures:
                 parts.append("## Figures")
-                parts += [f"![{name[:-4]}]({name})" for name in self.figures]
+                parts += [f"![{name.removesuffix('.png')}]({name})" for name in self.figures]
             parts.append(f"Every table is also in `{TABLES_DIR}/` as CSV and JSON.")
         return "\n\n".join(parts) + "\n"
 
@@ -194,36 +178,18 @@ def build_report(
     given = assign_labels(identities, labels)
     warnings = check_comparable(identities, given, allow_mixed=allow_mixed)
     order = side_by_side(records)
-    runs = [ReportRun(given[i], identities[i], records[i].rows) for i in order]
-    notes = [
+    benchmark = get_benchmark(identities[0].benchmark)
+    runs = [records[i].report_run(given[i]) for i in order]
+    notes = [note for i, run in zip(order, runs, strict=True)
+             if (note := why_nothing_correct(benchmark, records[i], run))]
+    notes += [
         f"**{given[i]}** is incomplete: {records[i].n_missing} selected items have no answer "
         "yet; its rates are over the answered items only."
         for i in order if records[i].n_missing
     ]
-    tables = [runs_table(runs, [records[i].n_missing for i in order])]
-    benchmark = identities[0].benchmark
-    if benchmark != "planetarium":
-        tables += benchmark_tables(get_benchmark(benchmark), runs)
-        return Report(runs, warnings, notes, tables, benchmark, figures=())
-    notes = [note for i in order if (note := why_nothing_correct(records[i], given[i]))] + notes
-    return Report(runs, warnings, notes, tables + _paper_tables(runs))
-
-
-def _paper_tables(runs: Sequence[ReportRun]) -> list[Table]:
-    """Planetarium's tables: each grading mode, paired comparisons, the paper's breakdowns."""
-    tables = []
-    # anchored verdicts exist for runs graded since name-anchored grading was added
-    modes = [*MODES, *([ANCHORED] if all(ANCHORED in row for run in runs for row in run.rows)
-                       else [])]
-    tables.append(modes_table(runs, modes))
-    for mode in modes:
-        tables.append(rate_table(runs, mode, ()))
-        comparisons = paired_table(runs, mode)
-        if comparisons is not None:
-            tables.append(comparisons)
-    tables += [rate_table(runs, mode, axes) for mode in MODES for axes in BREAKDOWNS[1:]]
-    tables += category_tables(runs)
-    return tables
+    tables = [runs_table([records[i] for i in order], [given[i] for i in order])]
+    return Report(runs, warnings, notes, tables + benchmark.report_tables(runs), benchmark.name,
+                  benchmark.how_to_read(), benchmark.report_figures())
 
 
 def write_report(
@@ -234,15 +200,15 @@ def write_report(
     allow_mixed: bool = False,
 ) -> Report:
     """Write ``report.md``, the figures and ``tables/*.csv|json`` to ``out_dir``."""
-    require("matplotlib", "report")  # missing: refused before any file is written
     report = build_report(run_dirs, labels, allow_mixed=allow_mixed)
+    if report.figures:
+        require("matplotlib", "report")  # missing: refused before any file is written
     out = Path(out_dir)
     (out / TABLES_DIR).mkdir(parents=True, exist_ok=True)
-    for name in report.figures:
-        PAPER_FIGURES[name](report.runs, out / name)
+    for name, draw in report.figures.items():
+        draw(report.runs, out / name)
     for table in report.tables:
         (out / TABLES_DIR / f"{table.name}.csv").write_text(table.csv(), encoding="utf-8")
         (out / TABLES_DIR / f"{table.name}.json").write_text(table.json(), encoding="utf-8")
     (out / "report.md").write_text(report.markdown(), encoding="utf-8")
     return report
-

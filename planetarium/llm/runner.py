@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,8 +23,10 @@ from typing import Any
 from ..benchmarks import Benchmark, get_benchmark
 from ..benchmarks.prompts import prompt_hash
 from ..config import ConfigError, output_shaping
+from ..limits import Stopwatch, unix_time
 from .backends.base import ids_hash
-from .config import EvalConfig, ModelConfig, upgrade_record
+from .config import EvalConfig, upgrade_record
+from .options import ModelConfig
 from .store import CompletionLog, RunDirError, read_json, write_json, write_jsonl
 
 MANIFEST = "run.json"
@@ -167,15 +168,15 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
                 _forget_new_run(run_dir, remove_dir=new_dir)
             raise
         errors = tokens = 0
-        started = time.perf_counter()
+        started = Stopwatch()
         bar = tqdm(total=len(rows), initial=len(rows) - len(todo), unit="item",
                    desc=f"answering ({config.name})")
         try:
             for batch in _batches(todo, config.model.batch_size):
                 conversations = [benchmark.messages(config.benchmark, row) for row in batch]
-                batch_start = time.perf_counter()
+                batch_watch = Stopwatch()
                 completions = backend.generate(conversations)
-                batch_s = time.perf_counter() - batch_start
+                batch_s = batch_watch.seconds
                 if len(completions) != len(batch):
                     raise BackendError(f"{len(batch)} prompts got {len(completions)} answers")
                 log.append(
@@ -187,7 +188,7 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
                 errors += sum(completion.error is not None for completion in completions)
                 tokens += sum(completion.completion_tokens or 0 for completion in completions)
                 bar.update(len(batch))
-                bar.set_postfix(tok_s=f"{tokens / (time.perf_counter() - started):.1f}")
+                bar.set_postfix(tok_s=f"{tokens / started.seconds:.1f}")
         except KeyboardInterrupt:
             raise RunInterrupted(f"interrupted: {len(log.finished_ids())} of {len(rows)} answers saved "
                                  f"in {run_dir}; rerun the same command to resume") from None
@@ -220,7 +221,7 @@ def _record(
         "completion_ids_hash": (
             ids_hash(completion.token_ids) if completion.token_ids is not None else None
         ),
-        "timings": {"latency_s": completion.latency_s, "batch_s": batch_s, "at": time.time()},
+        "timings": {"latency_s": completion.latency_s, "batch_s": batch_s, "at": unix_time()},
     }
     if completion.error is not None:
         record["error"] = completion.error

@@ -131,3 +131,58 @@ class CompletionLog:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class ResultLog:
+    """A results file written one line per graded item as grading goes, so a killed grading
+    keeps what it finished; an exclusive lock while open.
+
+    ``resume``: keep the rows already there (a torn last line is cut off) and return their
+    count from :meth:`resume`, which checks that they answer the first items of ``ids``, in
+    order (rows are written in input order); otherwise the file starts empty.
+    """
+
+    def __init__(self, path: str | Path, *, resume: bool = False) -> None:
+        self.path = Path(path)
+        self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as err:
+            os.close(self._fd)
+            raise RunDirError(f"{self.path}: another grading is writing it") from err
+        if not resume:
+            os.ftruncate(self._fd, 0)
+
+    def resume(self, ids: list[str]) -> int:
+        """How many rows the file holds, after checking they are the results of ``ids[:n]``."""
+        from ..batch import item_key, resume_output
+
+        try:
+            done = resume_output(self.path)
+        except ValueError as err:
+            raise RunDirError(f"cannot resume: {err}") from err
+        if len(done) > len(ids):
+            raise RunDirError(f"cannot resume: {self.path} has {len(done)} rows for "
+                              f"{len(ids)} answers")
+        for number, (key, item_id) in enumerate(zip(done, ids[: len(done)], strict=True), 1):
+            if key != item_key({"id": item_id}):
+                raise RunDirError(f"cannot resume: {self.path}, row {number} grades {key}, not "
+                                  f"answer {number} (id {item_id!r}); grade again without --resume")
+        return len(done)
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one row as a whole line in one system call (a kill leaves no partial row
+        behind but, at worst, a torn last line that resuming cuts off)."""
+        view = memoryview(_encode(record))
+        while view:
+            view = view[os.write(self._fd, view):]
+
+    def close(self) -> None:
+        os.fsync(self._fd)
+        os.close(self._fd)
+
+    def __enter__(self) -> ResultLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import require
 from ..pddl.writer import render_problem
-from .config import TINY_PREFIX
+from .options import TINY_PREFIX
 from .prompts import DOMAIN_PROMPT, PROBLEM_PROMPT
 
 # Gemma's own special tokens and ids (pad=0, eos=1, bos=2, unk=3), then its turn markers.

@@ -7,8 +7,9 @@ add and delete effects.  Anything else in a domain is refused with
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from types import MappingProxyType
 
 from ..errors import PDDLSyntaxError, UnsupportedFeatureError
@@ -69,22 +70,26 @@ def _domain_from_tables(name, requirements, types, predicates, actions, static) 
                      MappingProxyType(actions), static)
 
 
-def parse_typed_list(items: SList, default: str = "object") -> list[tuple[str, str]]:
+def parse_typed_list(items: Sequence, default: str = "object") -> list[tuple[str, str]]:
     """Read ``a b - t1 c - t2 d`` into ``[(a, t1), (b, t1), (c, t2), (d, object)]``.
 
-    ``items`` is the whole section (its head, e.g. ``:objects``, is skipped); errors name the
-    section's line.
+    ``items`` is the whole section (its head, e.g. ``:objects``, is skipped): an :class:`SList`,
+    whose line errors name, or a tuple from :func:`~planetarium.pddl.sexpr.read_quick`.
     """
+    names = items[1:]
+    if "-" not in names and set(map(type, names)) <= {str}:  # no types: nothing to pair up
+        return list(zip(names, repeat(default)))
     out: list[tuple[str, str]] = []
     pending: list[str] = []
-    line = items.line
+    line = getattr(items, "line", None)
     i = 1
     while i < len(items):
         item = items[i]
-        if isinstance(item, SList):
-            raise PDDLSyntaxError("expected a name, found a parenthesised list", item.line)
+        if not isinstance(item, str):
+            raise PDDLSyntaxError("expected a name, found a parenthesised list",
+                                  getattr(item, "line", None))
         if item == "-":
-            if i + 1 >= len(items) or isinstance(items[i + 1], SList):
+            if i + 1 >= len(items) or not isinstance(items[i + 1], str):
                 raise PDDLSyntaxError("'-' must be followed by a type name", line)
             type_name = items[i + 1]
             if type_name == "either":

@@ -17,20 +17,31 @@ def opening_marker(closing: str) -> str:
     return closing.replace("</", "<", 1)
 
 
-def completion_text(completion: Any) -> str | None:
-    """The text of a completion, or ``None`` when it holds none (not a string or chat messages).
+class NotACompletion(ValueError):
+    """A value a trainer would never hand over as a completion (the item is invalid input)."""
 
-    Of a message list the last assistant message counts (the generated turn); its content may be a
-    string or a list of ``{"type": "text", "text": ...}`` parts, which are joined.
+
+def completion_text(completion: Any) -> str | None:
+    """The text of a completion, or ``None`` when its chat messages hold no assistant text.
+
+    A completion is a string, one message (a dict) or a list or tuple of messages; of a message
+    list the last assistant message counts (the generated turn), its content a string or a list
+    of ``{"type": "text", "text": ...}`` parts, which are joined.  Anything else — ``None``, a
+    number, a generator, a list of non-messages such as a list nested 100,000 deep — raises
+    :class:`NotACompletion`.
     """
     if isinstance(completion, str):
         return completion
     if isinstance(completion, dict):
         completion = [completion]
     if not isinstance(completion, (list, tuple)):
-        return None
-    messages = [m for m in completion if isinstance(m, dict)]
-    replies = [m for m in messages if m.get("role", "assistant") == "assistant"]
+        raise NotACompletion(f"a completion must be a string or chat messages, got "
+                             f"{type(completion).__name__}")
+    for number, message in enumerate(completion):
+        if not isinstance(message, dict):
+            raise NotACompletion(f"chat messages must be dicts, got {type(message).__name__} "
+                                 f"at position {number}")
+    replies = [m for m in completion if m.get("role", "assistant") == "assistant"]
     if not replies:
         return None
     content = replies[-1].get("content")

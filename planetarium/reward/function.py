@@ -7,7 +7,7 @@ starts another; an optional per-call budget bounds the whole call, and anything 
 wrong inside becomes the undecided reward for its items and is counted — it is never raised.
 
 Rollouts of one ground truth travel together to one worker (GRPO samples G per prompt), where
-:class:`~planetarium.reward.task.TruthCache` reads and fully specifies the truth once.
+the process's memo (:data:`planetarium.grading.TRUTHS`) reads and fully specifies the truth once.
 
 ``workers=0`` grades in the calling process: no processes, but only the grader's own cooperative
 time limit, which a pathological input may overrun.  ``workers=None`` (the default) starts a pool of
@@ -17,17 +17,20 @@ time limit, which a pathological input may overrun.  ``workers=None`` (the defau
 from __future__ import annotations
 
 import logging
+import os
 import threading
-import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from ..batch import lost_result
 from ..grading import GradeOptions, GradeResult, Stage, Status
-from ..limits import LimitValueError, check_seconds
-from ..pool import Lost, LostKind, WorkerPool, usable_cpus
+from ..limits import LimitValueError, check_seconds, wall_now
+from ..pool import Lost, LostKind, WorkerPool, usable_cpus, why
+from . import inputs
+from .inputs import Rollout
 from .schemes import (
     RewardConfigError,
     RewardScheme,
@@ -37,7 +40,7 @@ from .schemes import (
     scheme_of,
     score,
 )
-from .task import Graded, RewardTask, Rollout
+from .task import Graded, RewardTask
 
 log = logging.getLogger("planetarium")
 
@@ -93,42 +96,48 @@ class PlanetariumReward:
             raise RewardConfigError(f"gt_column must be a column name, got {gt_column!r}")
         self.gt_column, self.placeholder_column = gt_column, placeholder_column
         self.anchors_column = anchors_column
-        self.__name__ = name or f"planetarium_{self.scheme.value}"
+        self.__name__ = name or f"planetarium_{self.scheme.name}"
         options = replace(options or GradeOptions(), timeout_s=self.timeout_s * SOFT_LIMIT_SHARE)
-        self._task = RewardTask(options, think_marker,
-                                headline_only=self.scheme is RewardScheme.CORRECT)
+        self.think_marker = think_marker
+        self._task = RewardTask(options, headline_only=self.scheme.headline_only)
         self.workers = default_workers() if workers is None else workers
         self._pool = WorkerPool(self.workers, self._task, start_method=start_method) \
             if self.workers else None
         self._finalizer = weakref.finalize(self, self._pool.close) if self._pool else None
-        self._lock = threading.Lock()
-        self._counts = dict.fromkeys(("calls", "items", "correct", "timeouts", "unsupported",
-                                      "internal_errors", "invalid_inputs", "budget_exhausted",
-                                      "cache_hits", "cache_misses"), 0)
+        self._fresh_locks()
+        _rewards.add(self)
+        self._counts: Counter[str] = Counter(dict.fromkeys(COUNTS, 0))
         self._seconds = 0.0
         self.last_details: list[dict[str, Any]] = []
+
+    def _fresh_locks(self) -> None:
+        """New locks: when the reward is made, and in a child forked while a call held one."""
+        self._stats_lock = threading.Lock()  # counts, seconds, last_details
+        self._in_process_lock = threading.Lock()  # workers=0: the one task and its cache
 
     # --- the call --------------------------------------------------------------------------
 
     def __call__(self, prompts: Sequence[Any] | None = None,
                  completions: Sequence[Any] | None = None, **columns: Any) -> list[float]:
         """One reward per completion, in order; never raises on what the model wrote or on a
-        failure inside grading.  A missing ground-truth column, or a column whose length is not
-        the number of completions, is a configuration error (:class:`RewardConfigError`)."""
-        rollouts = self._rollouts(completions, columns)
-        with self._lock:
-            before = dict(self._counts)
-            start = time.monotonic()
-            results, seconds = self._grade(rollouts)
-            rewards = [score(r, self.scheme, self.weights, self.undecided_reward) for r in results]
-            self._count(results)
-            self._seconds += time.monotonic() - start
-            self.last_details = [_details(*entry) for entry in zip(results, rewards, seconds,
-                                                                   strict=True)]
-            self._report_to_trainer(columns, before)
+        failure inside grading.  A missing ground-truth column, a column whose length is not
+        the number of completions, or a placeholder flag or anchor list of the wrong kind is a
+        configuration error (:class:`RewardConfigError`).  Calls from several threads run at
+        the same time on the shared workers, each within its own budget."""
+        start = wall_now()
+        items = self._items(completions, columns)
+        results, seconds, counts = self._grade(items, start)
+        rewards = [score(r, self.scheme, self.weights, self.undecided_reward) for r in results]
+        details = [_details(*entry) for entry in zip(results, rewards, seconds, strict=True)]
+        with self._stats_lock:
+            self._counts.update(counts)
+            self._seconds += wall_now() - start
+            self.last_details = details
+        self._report_to_trainer(columns, details, counts)
         return rewards
 
-    def _report_to_trainer(self, columns: dict, before: dict[str, int]) -> None:
+    def _report_to_trainer(self, columns: dict, details: list[dict[str, Any]],
+                           call: Counter[str]) -> None:
         """Hand this call's verdicts to TRL's ``log_extra`` (completions table: status and
         reason per completion) and ``log_metric`` (shares of undecided kinds, cache hit rate),
         when the trainer passes them (TRL >= 0.2x); a failing logger is logged, never raised."""
@@ -136,9 +145,8 @@ class PlanetariumReward:
         try:
             if callable(log_extra):
                 for key in ("status", "reason"):
-                    log_extra(f"{self.__name__}_{key}", [d[key] for d in self.last_details])
-            if callable(log_metric) and self.last_details:
-                call = {k: v - before[k] for k, v in self._counts.items()}
+                    log_extra(f"{self.__name__}_{key}", [d[key] for d in details])
+            if callable(log_metric) and details:
                 for key in ("timeouts", "unsupported", "internal_errors", "invalid_inputs"):
                     log_metric(f"{self.__name__}/{key}", call[key] / call["items"])
                 looked_up = call["cache_hits"] + call["cache_misses"]
@@ -147,97 +155,96 @@ class PlanetariumReward:
         except Exception:  # noqa: BLE001 - logging must not cost the trainer its step
             log.exception("planetarium reward: the trainer's logging callback failed")
 
-    def _rollouts(self, completions: Sequence[Any] | None, columns: dict) -> list[Rollout]:
-        """The call's items from TRL's arguments; a missing or misshapen column is the caller's
-        configuration bug and raises :class:`RewardConfigError` (on the first step, loudly)."""
+    def _items(self, completions: Sequence[Any] | None, columns: dict
+               ) -> list[Rollout | GradeResult]:
+        """The call's items from TRL's arguments as plain data (see :mod:`.inputs`): a rollout
+        to grade, or the verdict an unusable item gets without grading.  A missing or misshapen
+        column, or a configuring column of the wrong kind, raises :class:`RewardConfigError`
+        before anything is graded."""
         if completions is None:
             raise RewardConfigError("the reward needs completions=[...]")
+        completions = inputs.values_of(completions, "completions")
         n = len(completions)
-        truths = self._column(columns, self.gt_column, n, required=True)
-        flags = self._column(columns, self.placeholder_column, n) or [None] * n
-        anchors = self._column(columns, self.anchors_column, n) or [()] * n
-        return [Rollout(c, gt, _plain(flag), () if a is None else _plain(a))
-                for c, gt, flag, a in zip(completions, truths, flags, anchors, strict=True)]
+        truths = inputs.required_column(columns, self.gt_column, n)
+        flags = inputs.column(columns, self.placeholder_column, n)
+        anchors = inputs.column(columns, self.anchors_column, n)
+        flags = [None] * n if flags is None else inputs.placeholder_flags(
+            flags, f"column {self.placeholder_column!r}")
+        anchors = [()] * n if anchors is None else inputs.anchor_lists(
+            anchors, f"column {self.anchors_column!r}")
+        return [inputs.settled_or_rollout(c, gt, flag, names, self.think_marker)
+                for c, gt, flag, names in zip(completions, truths, flags, anchors, strict=True)]
 
-    @staticmethod
-    def _column(columns: dict, name: str | None, n: int, required: bool = False) -> list | None:
-        if name is None or name not in columns:
-            if required:
-                raise RewardConfigError(
-                    f"no dataset column {name!r} reached the reward (columns: "
-                    f"{', '.join(sorted(columns)) or 'none'}); set gt_column= to the ground truth's")
-            return None
-        values = list(columns[name])
-        if len(values) != n:
-            raise RewardConfigError(f"column {name!r} has {len(values)} values for {n} completions")
-        return values
-
-    def _grade(self, rollouts: list[Rollout]) -> tuple[list[GradeResult], list[float | None]]:
-        """Verdicts in input order, and the seconds each took to grade where it ran (``None``
-        when it got no verdict there); an internal failure becomes an internal-error verdict."""
-        results: list[GradeResult | None] = [None] * len(rollouts)
-        seconds: list[float | None] = [None] * len(rollouts)
+    def _grade(self, items: list[Rollout | GradeResult], start: float
+               ) -> tuple[list[GradeResult], list[float | None], Counter[str]]:
+        """Verdicts in input order, the seconds each took to grade where it ran (``None`` when
+        it got no verdict there), and the call's counts; an internal failure becomes an
+        internal-error verdict."""
+        results = [item if isinstance(item, GradeResult) else None for item in items]
+        seconds: list[float | None] = [None] * len(items)
+        counts: Counter[str] = Counter()
+        order = _grouped(items)
+        rollouts = [items[i] for i in order]
+        budget = None if self.call_budget_s is None else \
+            max(0.0, self.call_budget_s - (wall_now() - start))  # counted from the call's start
         try:
-            order = _grouped(rollouts)
             if self._pool is None:
-                outcomes = self._in_process([rollouts[i] for i in order])
+                outcomes = self._in_process(rollouts, budget)  # type: ignore[arg-type]
             else:
-                outcomes = self._pool.run([rollouts[i] for i in order], deadline_s=self.timeout_s,
-                                          budget_s=self.call_budget_s)
-            for position, _, outcome in outcomes:
-                results[order[position]] = self._verdict(outcome)
+                outcomes = self._pool.run(rollouts, deadline_s=self.timeout_s, budget_s=budget)
+            for position, _, outcome in outcomes if rollouts else ():
+                results[order[position]] = self._verdict(outcome, counts)
                 if isinstance(outcome, Graded):
                     seconds[order[position]] = outcome.seconds
         except Exception as err:  # noqa: BLE001 - the trainer must never see our failure
             log.exception("planetarium reward: internal failure; items left are undecided")
             lost = GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
-                                      f"internal error: {type(err).__name__}: {err}")
+                                      f"internal error: {why(err)}")
             results = [lost if r is None else r for r in results]
-        return results, seconds  # type: ignore[return-value]
+        done: list[GradeResult] = results  # type: ignore[assignment]  # every item has one now
+        _count(done, counts)
+        return done, seconds, counts
 
-    def _in_process(self, rollouts: list[Rollout]):
-        end = None if self.call_budget_s is None else time.monotonic() + self.call_budget_s
-        for index, rollout in enumerate(rollouts):
-            if end is not None and time.monotonic() >= end:
-                yield index, rollout, Lost(LostKind.BUDGET, "the call's budget was spent first")
-                continue
-            try:
-                yield index, rollout, self._task(rollout)
-            except Exception as err:  # noqa: BLE001 - as a worker would report it
-                yield index, rollout, Lost(LostKind.ERROR, f"{type(err).__name__}: {err}")
+    def _in_process(self, rollouts: list[Rollout], budget_s: float | None
+                    ) -> Iterator[tuple[int, Rollout, Graded | Lost]]:
+        """Grade here, one call at a time (the task's cache is not thread-safe); waiting for
+        another call counts against this call's budget."""
+        end = None if budget_s is None else wall_now() + budget_s
+        got = self._in_process_lock.acquire(timeout=-1 if budget_s is None else budget_s)
+        try:
+            for index, rollout in enumerate(rollouts):
+                if not got or (end is not None and wall_now() >= end):
+                    yield index, rollout, Lost(LostKind.BUDGET, "the call's budget was spent first")
+                    continue
+                try:
+                    yield index, rollout, self._task(rollout)
+                except Exception as err:  # noqa: BLE001 - as a worker would report it
+                    yield index, rollout, Lost(LostKind.ERROR, why(err))
+        finally:
+            if got:
+                self._in_process_lock.release()
 
-    def _verdict(self, outcome: Graded | Lost) -> GradeResult:
+    def _verdict(self, outcome: Graded | Lost, counts: Counter[str]) -> GradeResult:
         if isinstance(outcome, Graded):
-            if outcome.cache_hit is not None:
-                self._counts["cache_hits" if outcome.cache_hit else "cache_misses"] += 1
+            counts["cache_hits" if outcome.cache_hit else "cache_misses"] += 1
             return outcome.result
         if outcome.kind is LostKind.BUDGET:
-            self._counts["budget_exhausted"] += 1
+            counts["budget_exhausted"] += 1
             return GradeResult.failed(Stage.GRADER, Status.TIMEOUT,
                                       f"undecided: the call budget of {self.call_budget_s:g} s "
                                       "was spent first")
         return lost_result(outcome, self.timeout_s)
 
-    def _count(self, results: list[GradeResult]) -> None:
-        counts = self._counts
-        counts["calls"] += 1
-        counts["items"] += len(results)
-        for result in results:
-            counts["correct"] += result.correct
-            if is_undecided(result):
-                key = {Status.TIMEOUT: "timeouts", Status.UNSUPPORTED: "unsupported",
-                       Status.INVALID_INPUT: "invalid_inputs"}.get(result.status, "internal_errors")
-                counts[key] += 1
-
     # --- reporting and life cycle ------------------------------------------------------------
 
     def metrics(self) -> dict[str, Any]:
         """Counts over the reward's life: calls, items, undecided kinds, cache hits and rate."""
-        counts = dict(self._counts)
+        with self._stats_lock:
+            counts: dict[str, Any] = dict(self._counts)
+            counts["seconds"] = self._seconds
         looked_up = counts["cache_hits"] + counts["cache_misses"]
         counts["cache_hit_rate"] = counts["cache_hits"] / looked_up if looked_up else 0.0
         counts["workers_replaced"] = self._pool.replaced if self._pool else 0
-        counts["seconds"] = self._seconds
         counts["rewards_per_s"] = counts["items"] / self._seconds if self._seconds else 0.0
         return counts
 
@@ -253,25 +260,44 @@ class PlanetariumReward:
         self.close()
 
     def __repr__(self) -> str:
-        return (f"PlanetariumReward(scheme={self.scheme.value!r}, timeout_s={self.timeout_s:g}, "
+        return (f"PlanetariumReward(scheme={self.scheme.name!r}, timeout_s={self.timeout_s:g}, "
                 f"workers={self.workers})")
 
 
-def _plain(value: Any) -> Any:
-    """NumPy / Arrow scalars and arrays (what ``datasets`` may hand over) as plain Python."""
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    return tuple(value) if isinstance(value, list) else value
+def _grouped(items: list[Rollout | GradeResult]) -> list[int]:
+    """The positions of the rollouts among ``items``, ordered so rollouts of one ground truth are
+    adjacent (first seen first): they then travel to one worker, where its truth is cached."""
+    first: dict[str, int] = {}
+    keys = {i: first.setdefault(item.gt, i) for i, item in enumerate(items)
+            if isinstance(item, Rollout)}
+    return sorted(keys, key=lambda i: (keys[i], i))
 
 
-def _grouped(rollouts: list[Rollout]) -> list[int]:
-    """Input positions ordered so rollouts of one ground truth are adjacent (first seen first)."""
-    first: dict[Any, int] = {}
-    keys = []
-    for index, rollout in enumerate(rollouts):
-        key = rollout.gt if isinstance(rollout.gt, str) else ("not a string", index)
-        keys.append(first.setdefault(key, index))
-    return sorted(range(len(rollouts)), key=lambda i: (keys[i], i))
+def _count(results: list[GradeResult], counts: Counter[str]) -> None:
+    counts["calls"] += 1
+    counts["items"] += len(results)
+    for result in results:
+        counts["correct"] += result.correct
+        if is_undecided(result):
+            key = {Status.TIMEOUT: "timeouts", Status.UNSUPPORTED: "unsupported",
+                   Status.INVALID_INPUT: "invalid_inputs"}.get(result.status, "internal_errors")
+            counts[key] += 1
+
+
+#: What ``metrics()`` counts over the reward's life.
+COUNTS = ("calls", "items", "correct", "timeouts", "unsupported", "internal_errors",
+          "invalid_inputs", "budget_exhausted", "cache_hits", "cache_misses")
+#: Every reward of this process, so a forked child gets fresh locks in all of them.
+_rewards: weakref.WeakSet[PlanetariumReward] = weakref.WeakSet()
+
+
+def _fresh_locks_after_fork() -> None:
+    for reward in list(_rewards):
+        reward._fresh_locks()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_locks_after_fork)
 
 
 def _details(result: GradeResult, reward: float, seconds: float | None) -> dict[str, Any]:

@@ -1,4 +1,8 @@
-"""How a verdict becomes a number: the named reward schemes.
+"""How a verdict becomes a number: the reward schemes, registered plug-ins like domains.
+
+A scheme is a :class:`RewardScheme` object with a name; the built-ins are ``correct`` and
+``staged``, and others come from the ``planetarium.reward_schemes`` entry-point group or
+:func:`register_scheme` (:class:`planetarium.plugins.Registry`).
 
 ``correct`` pays 1 for the paper's headline metric (parseable, solvable and equivalent) and 0
 otherwise.  ``staged`` gives partial credit along the grading pipeline — some for parseable output,
@@ -14,23 +18,75 @@ truth, an internal error) is never counted correct under any scheme: it gets ``u
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from enum import Enum
 
 from ..errors import PlanetariumError
 from ..grading import GradeResult, Status
+from ..plugins import PluginNotFoundError, Registry
 
 
 class RewardConfigError(PlanetariumError, ValueError):
     """A reward option has a wrong value (the caller's bug, raised when the reward is built)."""
 
 
-class RewardScheme(str, Enum):
-    CORRECT = "correct"
-    STAGED = "staged"
+class RewardScheme(ABC):
+    """One way to turn a *decided* verdict into a reward (undecided ones never reach it: they
+    are paid ``undecided_reward``, see :func:`score`).
+
+    ``headline_only``: the scheme reads nothing but ``result.correct``, so the reward may grade
+    with :func:`planetarium.grading.grade_correct` (equivalence first, solvability only when
+    it can matter), which is faster and gives the same ``correct``.
+    """
+
+    name: str = ""
+    headline_only: bool = False
+
+    @abstractmethod
+    def reward(self, result: GradeResult, weights: Mapping[str, float]) -> float:
+        """The reward of one decided verdict (``weights``: the checked stage weights)."""
 
     def __str__(self) -> str:
-        return self.value
+        return self.name
+
+
+class Correct(RewardScheme):
+    """1 for a correct answer (parseable, solvable and equivalent), else 0."""
+
+    name = "correct"
+    headline_only = True
+
+    def reward(self, result: GradeResult, weights: Mapping[str, float]) -> float:
+        return 1.0 if result.correct else 0.0
+
+
+class Staged(RewardScheme):
+    """Partial credit along the pipeline, cumulative (see the module docstring)."""
+
+    name = "staged"
+
+    def reward(self, result: GradeResult, weights: Mapping[str, float]) -> float:
+        parseable = bool(result.parseable)
+        solvable = parseable and bool(result.solvable)
+        return (weights["parseable"] * parseable + weights["solvable"] * solvable
+                + weights["equivalent"] * result.correct)
+
+
+CORRECT, STAGED = Correct(), Staged()
+ENTRY_POINT_GROUP = "planetarium.reward_schemes"
+#: name -> "module:attribute", exactly as pyproject's entry points declare them.
+BUILTINS = {"correct": "planetarium.reward.schemes:CORRECT",
+            "staged": "planetarium.reward.schemes:STAGED"}
+REGISTRY: Registry[RewardScheme] = Registry("reward scheme", ENTRY_POINT_GROUP, RewardScheme,
+                                            BUILTINS, lambda scheme: scheme.name)
+
+
+def register_scheme(scheme: RewardScheme, *, replace: bool = False) -> RewardScheme:
+    return REGISTRY.register(scheme, replace=replace)
+
+
+def available_schemes() -> dict[str, RewardScheme]:
+    return REGISTRY.available()
 
 
 #: ``staged`` credit per stage (they sum to 1: a correct answer earns the same as under ``correct``).
@@ -41,11 +97,16 @@ UNDECIDED = frozenset({Status.TIMEOUT, Status.UNSUPPORTED, Status.INTERNAL_ERROR
 
 
 def scheme_of(value: RewardScheme | str) -> RewardScheme:
-    try:
-        return RewardScheme(value)
-    except ValueError:
-        choices = ", ".join(s.value for s in RewardScheme)
-        raise RewardConfigError(f"scheme must be one of {choices}, got {value!r}") from None
+    """The scheme ``value`` names (a registered name, or a scheme object itself)."""
+    if isinstance(value, RewardScheme):
+        return value
+    if isinstance(value, str):
+        try:
+            return REGISTRY.get(value)
+        except PluginNotFoundError:
+            pass
+    choices = ", ".join(available_schemes())
+    raise RewardConfigError(f"scheme must be one of {choices}, got {value!r}")
 
 
 def check_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
@@ -81,9 +142,4 @@ def score(result: GradeResult, scheme: RewardScheme, weights: Mapping[str, float
     """The reward for one verdict (see the module docstring)."""
     if is_undecided(result):
         return undecided_reward
-    if scheme is RewardScheme.CORRECT:
-        return 1.0 if result.correct else 0.0
-    parseable = bool(result.parseable)
-    solvable = parseable and bool(result.solvable)
-    return (weights["parseable"] * parseable + weights["solvable"] * solvable
-            + weights["equivalent"] * result.correct)
+    return scheme.reward(result, weights)

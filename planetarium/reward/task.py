@@ -1,70 +1,20 @@
 """Grading one rollout, where it runs (a pool worker or the caller's process).
 
-A :class:`RewardTask` is the function the worker pool calls per item.  It keeps the ground truths
-it has read in a :class:`TruthCache` (content-keyed, least recently used out first, bounded by
-count and by characters), so the G completions GRPO samples per prompt read and fully specify
-their ground truth once.  Each worker has its own cache; the caller hands a worker the items of
-one ground truth together, so most repeats land where the truth already is.
+A :class:`RewardTask` is the function the worker pool calls per item.  It takes ground truths
+from the process's memo (:data:`planetarium.grading.TRUTHS`: content-keyed, least recently used
+out first, bounded by count and by characters), so the G completions GRPO samples per prompt
+read and fully specify their ground truth once.  Each worker has its own memo (a forked worker
+starts with it empty); the caller hands a worker the items of one ground truth together, so
+most repeats land where the truth already is.
 """
 
 from __future__ import annotations
 
-import time
-from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Any
 
-from ..grading import (
-    GradeOptions,
-    GradeResult,
-    PreparedTruth,
-    Stage,
-    Status,
-    grade,
-    grade_correct,
-    prepare_ground_truth,
-)
-from ..grading.result import decided
-from ..limits import time_limit
-from .answer import answer_of, completion_text
-
-#: Ground truths kept per process, and the characters they may hold together.
-CACHE_ENTRIES = 1024
-CACHE_CHARS = 32_000_000
-
-
-class TruthCache:
-    """Prepared ground truths by text, least recently used evicted first."""
-
-    def __init__(self, entries: int = CACHE_ENTRIES, chars: int = CACHE_CHARS) -> None:
-        self.entries, self.chars = entries, chars
-        self._kept: OrderedDict[str, PreparedTruth] = OrderedDict()
-        self._size = 0
-
-    def get(self, gt: str, options: GradeOptions) -> tuple[PreparedTruth, bool]:
-        """The prepared ``gt`` and whether it was already kept."""
-        kept = self._kept.get(gt)
-        if kept is not None:
-            self._kept.move_to_end(gt)
-            return kept, True
-        prepared = prepare_ground_truth(gt, options)
-        if len(gt) <= self.chars and not prepared.timed_out:
-            self._kept[gt] = prepared
-            self._size += len(gt)
-            while len(self._kept) > self.entries or self._size > self.chars:
-                evicted, _ = self._kept.popitem(last=False)
-                self._size -= len(evicted)
-        return prepared, False
-
-
-@dataclass(frozen=True)
-class Rollout:
-    """What one reward item carries to its grader (plain data: it crosses a pipe)."""
-
-    completion: Any
-    gt: Any
-    is_placeholder: Any = None  # None: the options' default
-    anchors: Any = ()
+from ..grading import TRUTHS, GradeOptions, GradeResult, grade, grade_correct
+from ..limits import Deadline, Stopwatch
+from .inputs import Rollout
 
 
 @dataclass(frozen=True)
@@ -72,43 +22,24 @@ class Graded:
     """A rollout's verdict and whether its ground truth came from the cache."""
 
     result: GradeResult
-    cache_hit: bool | None  # None: no ground truth was read (bad item, no answer)
-    seconds: float = 0.0    # time spent grading it, where it ran
+    cache_hit: bool
+    seconds: float = 0.0  # time spent grading it, where it ran
 
 
 class RewardTask:
-    """Grade :class:`Rollout` s with fixed options; callable, picklable, one cache per copy."""
+    """Grade :class:`~planetarium.reward.inputs.Rollout` s with fixed options; callable and
+    picklable (ground truths are read through the process's one memo, ``grading.TRUTHS``)."""
 
-    def __init__(self, options: GradeOptions, think_marker: str | None,
-                 headline_only: bool = False) -> None:
+    def __init__(self, options: GradeOptions, headline_only: bool = False) -> None:
         self.options = options
-        self.think_marker = think_marker
         self.headline_only = headline_only  # only ``correct`` counts: grade_correct's order
-        self.cache = TruthCache()
-
-    def __getstate__(self) -> dict:  # a copy sent to a worker starts with an empty cache
-        return {"options": self.options, "think_marker": self.think_marker,
-                "headline_only": self.headline_only}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__init__(**state)
 
     def __call__(self, rollout: Rollout) -> Graded:
-        start = time.perf_counter()
+        watch = Stopwatch()
         graded = self._grade(rollout)
-        return replace(graded, seconds=time.perf_counter() - start)
+        return replace(graded, seconds=watch.seconds)
 
     def _grade(self, rollout: Rollout) -> Graded:
-        bad = _bad_item(rollout)
-        if bad:
-            return Graded(GradeResult.failed(Stage.INPUT, Status.INVALID_INPUT, bad), None)
-        text = completion_text(rollout.completion)
-        if text is None:
-            return Graded(GradeResult(decided(False, "no answer: the completion holds no text")),
-                          None)
-        answer, why = answer_of(text, self.think_marker)
-        if answer is None:
-            return Graded(GradeResult(decided(False, why)), None)
         options = self.options
         if rollout.is_placeholder is not None or rollout.anchors:
             placeholder = options.is_placeholder if rollout.is_placeholder is None \
@@ -116,18 +47,7 @@ class RewardTask:
             options = replace(options, is_placeholder=placeholder,
                               anchored_objects=(*options.anchored_objects, *rollout.anchors))
         grader = grade_correct if self.headline_only else grade
-        with time_limit(options.timeout_s):  # reading the ground truth counts, as in grade()
-            truth, hit = self.cache.get(rollout.gt, self.options)
-            return Graded(grader(truth, answer, options=options), hit)
-
-
-def _bad_item(rollout: Rollout) -> str | None:
-    """Why a rollout's dataset columns are unusable (the data's fault, not the model's)."""
-    if not isinstance(rollout.gt, str):
-        return f"the ground truth must be a string of PDDL, got {type(rollout.gt).__name__}"
-    if rollout.is_placeholder is not None and not isinstance(rollout.is_placeholder, bool):
-        return f"is_placeholder must be true or false, got {rollout.is_placeholder!r}"
-    anchors = rollout.anchors
-    if not isinstance(anchors, (list, tuple)) or not all(isinstance(a, str) for a in anchors):
-        return f"anchored objects must be a list of object names, got {anchors!r}"
-    return None
+        deadline = Deadline.start(options.timeout_s)
+        with deadline.applied():  # reading the ground truth counts, as in grade()
+            truth, hit = TRUTHS.get(rollout.gt, self.options.relax_typing)
+            return Graded(grader(truth, rollout.answer, options=options, deadline=deadline), hit)

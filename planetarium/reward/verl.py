@@ -10,14 +10,26 @@ its worker pool and ground-truth cache outlive single calls.  ``extra_info`` may
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Mapping
 from typing import Any
 
 from .function import PlanetariumReward
+from .inputs import anchor_names, placeholder_flag
 
 _shared: PlanetariumReward | None = None
 _shared_lock = threading.Lock()
+
+
+def _fresh_lock_after_fork() -> None:
+    """A child forked while a thread built the shared reward must not inherit the held lock."""
+    global _shared_lock
+    _shared_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_lock_after_fork)
 
 
 def shared_reward() -> PlanetariumReward:
@@ -35,10 +47,14 @@ def compute_score(data_source: Any, solution_str: Any, ground_truth: Any,
     """The ``correct`` reward (1.0 / 0.0) of ``solution_str`` against ``ground_truth``.
 
     ``data_source`` is not needed (every row is graded the same way); further keyword arguments
-    that newer verl versions pass are accepted and ignored.
+    that newer verl versions pass are accepted and ignored.  ``extra_info`` values come as
+    pandas gives them from parquet: ``anchored_objects`` may be a NumPy array, ``is_placeholder``
+    a NumPy boolean or the integer 0 or 1; any other kind of value raises
+    :class:`~planetarium.reward.RewardConfigError` (a dataset bug, never a silent zero).
     """
     extra = extra_info if isinstance(extra_info, Mapping) else {}
-    columns = {"problem_pddl": [ground_truth],
-               "is_placeholder": [extra.get("is_placeholder", False)],
-               "anchored_objects": [extra.get("anchored_objects") or ()]}
+    flag = placeholder_flag(extra.get("is_placeholder"), "extra_info['is_placeholder']")
+    anchors = anchor_names(extra.get("anchored_objects"), "extra_info['anchored_objects']")
+    columns = {"problem_pddl": [ground_truth], "is_placeholder": [flag],
+               "anchored_objects": [anchors]}
     return shared_reward()(completions=[solution_str], **columns)[0]

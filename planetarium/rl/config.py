@@ -19,6 +19,14 @@ from planetarium.finetune.config import LoraConfig, QuantizationConfig, RunConfi
 _POSITIVE = at_least(1e-9)
 
 
+def _registered_scheme(name: str) -> str | None:
+    """A reward scheme's registered name (:mod:`planetarium.reward.schemes`)."""
+    from planetarium.reward.schemes import available_schemes
+
+    names = available_schemes()
+    return None if name in names else f"one of {', '.join(names)}"
+
+
 @dataclass(frozen=True)
 class RLQuantizationConfig(QuantizationConfig):
     """Fine-tuning's quantization section, off unless asked for: to hand vLLM the current policy,
@@ -41,7 +49,7 @@ class RewardConfig:
     before any model loads.
     """
 
-    scheme: Literal["correct", "staged"] = "correct"
+    scheme: str = setting("correct", check=_registered_scheme)
     timeout_s: float = setting(5.0, check=_POSITIVE)
     workers: int | None = setting(None, check=at_least(0))  # null: up to 4; 0: in process
     call_budget_s: float | None = setting(None, check=_POSITIVE)

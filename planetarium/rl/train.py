@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,8 +44,10 @@ from planetarium.finetune.train import (
 )
 from planetarium.llm.grade import package_versions
 from planetarium.llm.prompts import build_messages, prompt_template_hash
+from planetarium.llm.quiet import checkpointing_renames_silenced
 from planetarium.reward import PlanetariumReward
 
+from ..limits import Stopwatch
 from .config import RewardConfig, RLConfig
 
 log = logging.getLogger(__name__)
@@ -174,7 +175,7 @@ def run(cfg: RLConfig, *, resume: bool = False, overwrite: bool = False) -> Outc
         return Outcome(done, trained=False)
     checkpoint = checkpoint_to_resume(out_dir, resume, RECORD_NAME, overwrite=overwrite)
 
-    started = time.time()
+    started = Stopwatch()
     reward = make_reward(cfg.reward)  # a bad reward option fails here, before any model loads
     try:
         threads = cap_threads(cfg.cpu_threads)
@@ -186,16 +187,18 @@ def run(cfg: RLConfig, *, resume: bool = False, overwrite: bool = False) -> Outc
         base = resolve_base(cfg, out_dir)
         tokenizer, model = load_base(cfg, base, quantize)
         quantization = quantization_used(model)
-        model = add_lora(model, cfg.lora, quantized=quantize)
+        with checkpointing_renames_silenced():  # peft reads the renamed property
+            model = add_lora(model, cfg.lora, quantized=quantize)
         if overwrite:
             clear_run(out_dir, RECORD_NAME)
         reward_log = RewardLog(reward)
         trainer = make_trainer(
             cfg, model, tokenizer, prompt_dataset(rows), reward, out_dir, [reward_log.callback()]
         )
-        train_started = time.time()
-        result = trainer.train(resume_from_checkpoint=checkpoint)
-        train_seconds = time.time() - train_started
+        train_watch = Stopwatch()
+        with checkpointing_renames_silenced():  # trl, peft and the Trainer read it
+            result = trainer.train(resume_from_checkpoint=checkpoint)
+        train_seconds = train_watch.seconds
         reward_metrics = reward.metrics()
     finally:
         reward.close()
@@ -221,7 +224,7 @@ def run(cfg: RLConfig, *, resume: bool = False, overwrite: bool = False) -> Outc
             "max_steps": trainer.state.max_steps,
             "resumed_from": checkpoint,
             "steps_this_run": steps_run,
-            "seconds": round(time.time() - started, 2),
+            "seconds": round(started.seconds, 2),
             "train_seconds": round(train_seconds, 2),
             "seconds_per_step": round(train_seconds / steps_run, 3) if steps_run else None,
             "cpu_threads": threads,

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import os
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import MissingExtraError, ResourceLimitError, require
+from ..limits import Deadline
 from ..pddl.domain import DomainDef
 from ..pddl.problem import Problem
 from ..pddl.writer import domain_to_pddl, problem_to_pddl
@@ -30,27 +30,25 @@ from .search import solve_by_search
 
 
 def generic_solve(domain: DomainDef, problem: Problem,
-                  timeout_s: float | None = None) -> list[GroundStep] | None:
-    """A plan, ``None`` when none exists, or :class:`ResourceLimitError` when time runs out.
+                  deadline: Deadline | None = None) -> list[GroundStep] | None:
+    """A plan, ``None`` when none exists, or :class:`ResourceLimitError` past ``deadline``.
 
     Uses Mimir when the ``[planners]`` extra is installed and the built-in search otherwise, or
     when Mimir cannot read the task, or when the task is so large that Mimir's grounding alone
-    would outlast ``timeout_s`` (it cannot be interrupted; ours can).
+    would outlast the time left (it cannot be interrupted; ours can).
     """
-    start = time.monotonic()
     try:
         mimir = require("pymimir", "planners")
     except MissingExtraError:
-        return solve_by_search(domain, problem, timeout_s)
-    if (timeout_s is not None
-            and grounding_estimate(domain, problem) > timeout_s * _MIMIR_GROUNDING_RATE):
+        return solve_by_search(domain, problem, deadline)
+    if (deadline is not None and grounding_estimate(domain, problem)
+            > deadline.remaining() * _MIMIR_GROUNDING_RATE):
         # Mimir's C++ grounding cannot be interrupted; our grounding checks the clock
-        return solve_by_search(domain, problem, timeout_s)
+        return solve_by_search(domain, problem, deadline)
     try:
-        return _solve_with_mimir(mimir, domain, problem, timeout_s)
+        return _solve_with_mimir(mimir, domain, problem, deadline)
     except RuntimeError:  # Mimir's parser refused the task: our own search still decides it
-        left = None if timeout_s is None else max(0.0, timeout_s - (time.monotonic() - start))
-        return solve_by_search(domain, problem, left)
+        return solve_by_search(domain, problem, deadline)
 
 
 #: Ground actions Mimir instantiates per second (measured: 40k moves in 0.9 s, 1M in 36 s).
@@ -95,7 +93,7 @@ def _quiet_stdout() -> Iterator[None]:
 
 
 def _solve_with_mimir(mimir, domain: DomainDef, problem: Problem,
-                      timeout_s: float | None) -> list[GroundStep] | None:
+                      deadline: Deadline | None) -> list[GroundStep] | None:
     """Lazy greedy best-first search with FF in Mimir; FF only prunes relaxed dead ends, so an
     exhausted search is a proof that no plan exists.  Lazy evaluation solves 20-30 block
     problems in 0.04-0.4 s where eager evaluation needs 5-30 s or more."""
@@ -108,7 +106,8 @@ def _solve_with_mimir(mimir, domain: DomainDef, problem: Problem,
         with _quiet_stdout():
             task = mimir.Problem(mimir.Domain(domain_file), problem_file)
             result = mimir.gbfs_lazy(task, task.get_initial_state(), mimir.FFHeuristic(task),
-                                     max_time_seconds=-1 if timeout_s is None else timeout_s)
+                                     max_time_seconds=-1 if deadline is None
+                                     else deadline.remaining())
     if result.status == "solved":
         return parse_plan("\n".join(str(action) for action in result.solution or ()))
     if result.status in ("exhausted", "unsolvable"):

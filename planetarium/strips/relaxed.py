@@ -15,10 +15,10 @@ Everything here works on the ground instances of :func:`~planetarium.strips.sear
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Collection, Iterable
 
 from ..errors import ResourceLimitError
+from ..limits import Deadline
 from ..pddl.domain import Atom
 from .search import GroundInstance, GroundTask, search
 
@@ -44,29 +44,26 @@ def relaxed_closure(instances: Iterable[GroundInstance], state: Iterable[Atom],
     return reached
 
 
-Clock = Callable[[], float]
-
-
-def plan_exists(task: GroundTask, max_states: int, timeout_s: float | None = None,
-                clock: Clock = time.monotonic) -> list | None:
+def plan_exists(task: GroundTask, max_states: int,
+                deadline: Deadline | None = None) -> list | None:
     """A plan for ``task`` or ``None`` when every reachable state was seen without the goal."""
-    return search(task, timeout_s=timeout_s, max_states=max_states, clock=clock)
+    return search(task, deadline, max_states)
 
 
-def _check(deadline: float | None, what: str, clock: Clock = time.monotonic) -> None:
-    if deadline is not None and clock() > deadline:
+def _check(deadline: Deadline | None, what: str) -> None:
+    if deadline is not None and deadline.expired():
         raise ResourceLimitError(f"{what} ran out of time")
 
 
 def optimal_length(task: GroundTask, max_states: int, bound: int | None = None,
-                   deadline: float | None = None, clock: Clock = time.monotonic,
+                   deadline: Deadline | None = None,
                    merge: Callable[[int], int] | None = None) -> int | None:
     """Length of a shortest plan (breadth-first search), ``None`` when the goal is unreachable.
 
     With ``bound`` the search stops after that depth and returns ``None`` if the goal was not
     met within it (then ``None`` means "longer than ``bound`` or unreachable").  Raises
-    :class:`ResourceLimitError` after ``max_states`` states or past ``deadline`` (a value of
-    ``clock``: wall-clock by default, ``time.process_time`` for a budget of CPU time).
+    :class:`ResourceLimitError` after ``max_states`` states or past ``deadline`` (on its own
+    clock: wall time, or CPU time for a budget that must not depend on load).
     ``merge`` maps a state to a symmetric one (:class:`~.symmetry.StateMerger`), so that
     symmetric states are searched once.
     """
@@ -84,7 +81,7 @@ def optimal_length(task: GroundTask, max_states: int, bound: int | None = None,
         nxt = []
         for number, state in enumerate(frontier):
             if not number & 0x3FF:
-                _check(deadline, "breadth-first search", clock)
+                _check(deadline, "breadth-first search")
             for pre, add, delete in operators:
                 if state & pre == pre:
                     succ = merge((state & ~delete) | add)
@@ -105,8 +102,7 @@ def _same(state: int) -> int:
 
 
 def h2_reachable_pairs(instances: Iterable[GroundInstance], state: Iterable[Atom],
-                       deadline: float | None = None,
-                       clock: Clock = time.monotonic) -> dict[Atom, set[Atom]]:
+                       deadline: Deadline | None = None) -> dict[Atom, set[Atom]]:
     """The h^2 reachability fixpoint: for each atom, the atoms it may hold together with.
 
     ``pairs[p]`` contains ``q`` unless ``p`` and ``q`` are proven mutex (never true in the same
@@ -114,7 +110,7 @@ def h2_reachable_pairs(instances: Iterable[GroundInstance], state: Iterable[Atom
     Geffner's h^2 as a reachability test: an action can add ``p`` next to a surviving ``q`` only
     when ``q`` is pairwise compatible with all its preconditions, so the result over-approximates
     the pairs of reachable states and every pair it leaves out is a sound mutex.  Raises
-    :class:`ResourceLimitError` past ``deadline`` (a value of ``clock``): on a task with
+    :class:`ResourceLimitError` past ``deadline``: on a task with
     hundreds of thousands of actions the fixpoint itself takes long.
     """
     state = set(state)
@@ -125,7 +121,7 @@ def h2_reachable_pairs(instances: Iterable[GroundInstance], state: Iterable[Atom
         changed = False
         for number, (_, pre, add, delete) in enumerate(instances):
             if not number & 0xFF:
-                _check(deadline, "h^2", clock)
+                _check(deadline, "h^2")
             if not all(p in pairs and pre <= pairs[p] for p in pre):
                 continue
             if pre:
@@ -276,13 +272,12 @@ class LMCut:
 
 
 def astar_length(task: GroundTask, max_states: int, bound: int | None = None,
-                 deadline: float | None = None, clock: Clock = time.monotonic,
-                 heuristic: LMCut | None = None,
+                 deadline: Deadline | None = None, heuristic: LMCut | None = None,
                  merge: Callable[[int], int] | None = None) -> int | None:
     """Shortest plan length by A* with LM-cut; ``None`` if unreachable (or longer than ``bound``).
 
     Raises :class:`ResourceLimitError` after ``max_states`` generated states or past
-    ``deadline`` (a value of ``clock``).  ``heuristic``: an :class:`LMCut` of a task with the
+    ``deadline``.  ``heuristic``: an :class:`LMCut` of a task with the
     same atoms, operators and goal (only ``init`` may differ), whose cached values are reused;
     ``merge``: as for :func:`optimal_length`.
     """
@@ -307,7 +302,7 @@ def astar_length(task: GroundTask, max_states: int, bound: int | None = None,
             continue
         if state & goal == goal:
             return g
-        _check(deadline, "A* search", clock)
+        _check(deadline, "A* search")
         for pre, add, delete in operators:
             if state & pre == pre:
                 succ = merge((state & ~delete) | add)

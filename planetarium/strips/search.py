@@ -24,12 +24,12 @@ Three steps keep it small enough to be useful:
 from __future__ import annotations
 
 import heapq
-import time
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from itertools import count
 
 from ..errors import ResourceLimitError
+from ..limits import Deadline
 from ..pddl.domain import Action, Atom, DomainDef
 from ..pddl.problem import Problem
 from .grounding import fits_type
@@ -105,12 +105,12 @@ GroundInstance = tuple[GroundStep, frozenset, frozenset, frozenset]  # step, pre
 
 
 def relaxed_ground(domain: DomainDef, problem: Problem,
-                   deadline: float | None = None) -> tuple[list[GroundInstance], set[Atom]]:
+                   deadline: Deadline | None = None) -> tuple[list[GroundInstance], set[Atom]]:
     """Every action instance whose preconditions are reachable when deletes are ignored, and
     the atoms reachable that way (a superset of every atom any reachable state holds).
 
-    Raises :class:`ResourceLimitError` past ``deadline`` (a ``time.monotonic()`` value): with
-    thousands of objects grounding alone can outlast any time limit.
+    Raises :class:`ResourceLimitError` past ``deadline``: with thousands of objects grounding
+    alone can outlast any time limit.
     """
     types = dict(zip(problem.objects, problem.object_types, strict=True))
     reached: set[Atom] = set(problem.init)
@@ -132,7 +132,7 @@ def relaxed_ground(domain: DomainDef, problem: Problem,
             for binding in _bindings(action, by_pred, pools[action.name]):
                 tried += 1
                 if (deadline is not None and tried % _CLOCK_EVERY == 0
-                        and time.monotonic() > deadline):
+                        and deadline.expired()):
                     raise ResourceLimitError(
                         f"generic search ran out of time while grounding ({len(ground)} actions)")
                 step = (action.name,) + tuple(binding[v] for v, _ in action.parameters)
@@ -150,7 +150,7 @@ def relaxed_ground(domain: DomainDef, problem: Problem,
 
 
 def ground_task(domain: DomainDef, problem: Problem,
-                deadline: float | None = None) -> GroundTask | None:
+                deadline: Deadline | None = None) -> GroundTask | None:
     """Ground ``problem``; ``None`` when a goal atom is not even relaxed-reachable (unsolvable)."""
     instances, reached = relaxed_ground(domain, problem, deadline)
     if not problem.goal <= reached:
@@ -191,15 +191,14 @@ def bit_task(instances: Iterable[GroundInstance], state: Iterable[Atom], goal: I
                       add=tuple(mask(i[2]) for i in chosen), delete=tuple(mask(i[3]) for i in chosen))
 
 
-def search(task: GroundTask, timeout_s: float | None = None,
-           max_states: int | None = None, clock=time.monotonic) -> list[GroundStep] | None:
+def search(task: GroundTask, deadline: Deadline | None = None,
+           max_states: int | None = None) -> list[GroundStep] | None:
     """Greedy best-first search (unmet goal count) with duplicate detection.
 
     Returns a plan, or ``None`` after every reachable state was expanded without meeting the goal.
-    Raises :class:`ResourceLimitError` when ``timeout_s`` (seconds of ``clock``: wall-clock by
-    default, ``time.process_time`` for CPU time) or ``max_states`` runs out first.
+    Raises :class:`ResourceLimitError` when ``deadline`` (on its own clock: wall time, or CPU
+    time for budgets that must not depend on load) passes or ``max_states`` runs out first.
     """
-    deadline = None if timeout_s is None else clock() + timeout_s
     goal = task.goal
     operators = list(zip(task.pre, task.add, task.delete, range(len(task.steps)), strict=True))
     parent: dict[int, tuple[int, int] | None] = {task.init: None}
@@ -211,7 +210,7 @@ def search(task: GroundTask, timeout_s: float | None = None,
         if state & goal == goal:
             return _trace(task, parent, state)
         expanded += 1
-        if expanded % _CLOCK_EVERY == 0 and deadline is not None and clock() > deadline:
+        if expanded % _CLOCK_EVERY == 0 and deadline is not None and deadline.expired():
             raise ResourceLimitError(
                 f"generic search ran out of time ({len(parent)} states explored)")
         for pre, add, delete, index in operators:
@@ -237,12 +236,11 @@ def _trace(task: GroundTask, parent: dict[int, tuple[int, int] | None], state: i
     return plan
 
 
-def solve_by_search(domain: DomainDef, problem: Problem, timeout_s: float | None = None,
+def solve_by_search(domain: DomainDef, problem: Problem, deadline: Deadline | None = None,
                     max_states: int | None = None) -> list[GroundStep] | None:
-    """Ground and search: a plan, ``None`` if proven unsolvable, or :class:`ResourceLimitError`."""
-    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    """Ground and search: a plan, ``None`` if proven unsolvable, or :class:`ResourceLimitError`
+    (past ``deadline``, which covers grounding and search together, or ``max_states``)."""
     task = ground_task(domain, problem, deadline)
     if task is None:
         return None
-    remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-    return search(task, remaining, max_states)
+    return search(task, deadline, max_states)

@@ -6,9 +6,10 @@ real thing, each problem reported as one line.
     assert check_benchmark(MY_BENCHMARK, MY_CONFIG) == []
 
 :func:`check_benchmark` loads the items, builds every prompt twice, and grades hostile answers
-(empty, binary noise, a megabyte of brackets, the items' own prompts echoed back): the loop
-needs unique ids, JSON rows, deterministic prompts, one result per answer in order, the
-shared status vocabulary, and no exception whatever the model wrote.
+(empty, binary noise, a megabyte of brackets, the items' own prompts echoed back), one item at a
+time under a deadline as the loop does: the loop needs unique ids, JSON rows, deterministic
+prompts, a result for the item asked (by id), the shared status vocabulary, no exception
+whatever the model wrote, and a grader that returns within its deadline plus a second.
 :func:`check_backend` builds a backend from its options and asks it two chats.
 """
 
@@ -20,9 +21,12 @@ from typing import Any
 
 from ..benchmarks import Benchmark, BenchmarkConfig, ItemResult
 from ..grading import Status
+from ..limits import Clock, Deadline, Stopwatch
 
 #: Answers no grader may crash or hang on.
 HOSTILE = ("", "\x00\xff\ufffd" * 50, "(" * 100_000, "```\n(define (problem\n```", "yes no A B C")
+#: What a grader may take beyond its deadline (the loop kills it after this much).
+GRACE_S = 1.0
 
 
 def _items(benchmark: Benchmark, config: BenchmarkConfig, problems: list[str]) -> list[dict]:
@@ -78,6 +82,24 @@ def _result_problems(benchmark: Benchmark, result: Any, item: dict) -> list[str]
     return problems
 
 
+def _graded(benchmark: Benchmark, config: BenchmarkConfig, item: dict, answer: str,
+            timeout_s: float, problems: list[str]) -> Any:
+    """``benchmark.grade`` on one answer as the loop calls it (in this process, so that an
+    exception is reported rather than turned into an internal error)."""
+    deadline = Deadline.start(timeout_s, benchmark.clock)
+    watch = Stopwatch()
+    try:
+        with deadline.applied():
+            result = benchmark.grade(config, item, answer, deadline)
+    except Exception as err:  # the one thing a grader must never do
+        problems.append(f"grade raised {type(err).__name__} on answer {answer[:30]!r}: {err}")
+        return None
+    if watch.seconds > deadline.wall_limit_s + GRACE_S:
+        problems.append(f"item {item['id']}: grade took {watch.seconds:.1f} s at a "
+                        f"{timeout_s:g} s deadline (the loop would have killed it)")
+    return result
+
+
 def check_benchmark(benchmark: Benchmark, config: BenchmarkConfig, *,
                     answers: Sequence[str] = HOSTILE, max_items: int = 8,
                     timeout_s: float = 5.0) -> list[str]:
@@ -90,29 +112,32 @@ def check_benchmark(benchmark: Benchmark, config: BenchmarkConfig, *,
     items = _items(benchmark, config, problems)[:max_items]
     _prompts(benchmark, config, items, problems)
     echoed = [benchmark.messages(config, item)[-1]["content"] for item in items[:2]]
+    if not isinstance(benchmark.clock, Clock):
+        return [*problems, f"Benchmark.clock {benchmark.clock!r} is not a planetarium Clock"]
     for answer in [*answers, *echoed]:
-        try:
-            results = list(benchmark.grade(config, items, [answer] * len(items),
-                                           timeout_s=timeout_s, workers=1))
-        except Exception as err:  # the one thing a grader must never do
-            problems.append(f"grade raised {type(err).__name__} on answer {answer[:30]!r}: {err}")
-            continue
-        if len(results) != len(items):
-            problems.append(f"grade returned {len(results)} results for {len(items)} answers")
-            continue
-        for result, item in zip(results, items, strict=True):
-            problems += _result_problems(benchmark, result, item)
+        for item in items:
+            result = _graded(benchmark, config, item, answer, timeout_s, problems)
+            if result is not None:
+                problems += _result_problems(benchmark, result, item)
+    for item in items[:1]:  # what the loop reports for an item whose worker was killed
+        lost = benchmark.ungraded(config, item, Status.TIMEOUT, "no verdict (worker killed)")
+        if not (isinstance(lost, ItemResult) and lost.id == str(item["id"])
+                and lost.status is Status.TIMEOUT):
+            problems.append("ungraded must return the item's ItemResult with the status given")
+        else:
+            problems += [p for p in _result_problems(benchmark, lost, item)
+                         if "breakdown axes" not in p]  # a lost item may lack derived groups
     return sorted(set(problems))
 
 
 def check_backend(spec: Any, options: Any, model: str) -> list[str]:
     """Build the backend of ``spec`` (a :class:`planetarium.llm.backends.BackendSpec`) from
     ``options`` for ``model`` and ask it two chats: one completion each, in order, text a string."""
-    from ..llm.config import ModelConfig
+    from ..llm.options import ModelConfig
 
     problems = []
     if not (isinstance(spec.options, type) and issubclass(spec.options, ModelConfig)):
-        return [f"{spec.name}: options must subclass planetarium.llm.config.ModelConfig"]
+        return [f"{spec.name}: options must subclass planetarium.llm.options.ModelConfig"]
     if not isinstance(options, spec.options):
         return [f"options are a {type(options).__name__}, not {spec.options.__name__}"]
     chats = [[{"role": "user", "content": "Say yes."}], [{"role": "user", "content": "Say no."}]]

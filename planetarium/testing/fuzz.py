@@ -444,3 +444,131 @@ def _grade_one(report: FuzzReport, name: str, gt: str, text: str, timeout_s: flo
     report.refereed += 1
     if expected != result.equivalent:
         report.wrong.append(f"{name}: grader {result.equivalent}, brute force {expected}")
+
+
+# ------------------------------------------------------------------- hostile reward calls
+# What a training loop may hand the reward (issue 30): values that are no completion or ground
+# truth at all, completions in every form a trainer uses, and dataset values as pandas and NumPy
+# give them (NumPy strings, booleans and integers, arrays for list columns).
+
+class Raising:
+    """An object every method of which raises: str, repr, len, iteration, equality, hashing,
+    truth, attribute lookup and pickling."""
+
+    def _raise(self, *args: object, **kwargs: object) -> object:
+        raise RuntimeError("hostile object")
+
+    __str__ = __repr__ = __len__ = __iter__ = __eq__ = __hash__ = __reduce__ = _raise  # type: ignore[assignment]
+    __bool__ = __getitem__ = __getattr__ = _raise  # type: ignore[assignment]
+
+
+class RaisingMessage(dict):
+    """A chat message whose lookups raise."""
+
+    def get(self, *args: object, **kwargs: object) -> object:
+        raise RuntimeError("hostile message")
+
+
+class UnpicklableStr(str):
+    """Text that reads fine but refuses to be pickled and shows itself wrongly."""
+
+    def __reduce__(self) -> tuple:
+        raise TypeError("not picklable")
+
+    def __str__(self) -> str:
+        return "not the text"
+
+
+def nested_list(depth: int) -> list:
+    """``[[[...]]]``, ``depth`` deep, built without recursion."""
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+#: Values that are no completion (and no ground truth): each must cost only its own item.
+UNUSABLE: dict[str, Callable[[random.Random], object]] = {
+    "generator": lambda rng: (i for i in range(3)),
+    "deep-list": lambda rng: nested_list(rng.choice([1000, 100_000])),
+    "raising-object": lambda rng: Raising(),
+    "raising-message": lambda rng: [RaisingMessage(role="assistant", content="(define")],
+    "function": lambda rng: (lambda: None),
+    "none": lambda rng: None,
+    "number": lambda rng: rng.choice([0, 7, 1.5, math.nan]),
+    "bytes": lambda rng: b"(define (problem",
+    "huge-list": lambda rng: list(range(rng.choice([10_000, 1_000_000]))),
+    "set": lambda rng: {"(define"},
+}
+
+#: Cheap answer mutators (the reward's fuzz grades a few hundred items in seconds).
+_CHEAP = ("truncate", "chars", "tokens", "wrapped", "typed", "commented", "redundant-goal")
+
+
+@dataclass
+class RewardCall:
+    """One hostile reward call: its arguments and, per item, what grading it must mean.
+
+    ``answers[i]`` is the text item ``i`` must be graded on, with ``flags[i]`` and
+    ``anchors[i]`` as plain Python, or ``None`` when the item is unusable (``invalid-input``).
+    """
+
+    completions: list
+    columns: dict
+    truths: list[str]
+    answers: list[str | None]
+    flags: list[bool]
+    anchors: list[tuple[str, ...]]
+
+
+def hostile_reward_call(truths: list[str], n: int, rng: random.Random,
+                        unusable_share: float = 0.15) -> RewardCall:
+    """A call of ``n`` items against ``truths``, with NumPy and pandas values here and there."""
+    import numpy as np
+    import pandas as pd
+
+    from ..grading import load_ground_truth
+
+    completions: list = []
+    gts: list = []
+    answers: list[str | None] = []
+    flags: list[bool] = []
+    anchors: list[tuple[str, ...]] = []
+    flag_values: list = []
+    anchor_values: list = []
+    for _ in range(n):
+        gt = rng.choice(truths)
+        answer: str | None = gt if rng.random() < 0.3 else MUTATORS[rng.choice(_CHEAP)](gt, rng)
+        completion: object = rng.choice([
+            answer, np.str_(answer), UnpicklableStr(answer), f"<think>(define x</think>{answer}",
+            [{"role": "user", "content": "PDDL?"}, {"role": "assistant", "content": answer}],
+            {"role": "assistant", "content": [{"type": "text", "text": answer}]}])
+        truth: object = rng.choice([gt, np.str_(gt)])
+        if rng.random() < unusable_share:
+            completion, answer = rng.choice(list(UNUSABLE.values()))(rng), None
+        elif rng.random() < unusable_share / 3:
+            truth, answer = rng.choice(list(UNUSABLE.values()))(rng), None
+        flag = rng.random() < 0.3
+        flag_values.append(rng.choice([flag, int(flag), np.bool_(flag), np.int64(flag)]))
+        names = sorted(load_ground_truth(gt)[1].objects)
+        chosen = tuple(rng.sample(names, rng.randint(0, min(2, len(names)))))
+        anchor_values.append(rng.choice([list(chosen), np.array(chosen, dtype=object)])
+                             if chosen or rng.random() < 0.5 else None)
+        completions.append(completion)
+        gts.append(truth)
+        answers.append(answer)
+        flags.append(flag)
+        anchors.append(chosen)
+    as_series = rng.random() < 0.5  # a pandas frame's columns, or plain lists
+    columns = {"problem_pddl": pd.Series(gts, dtype=object) if as_series else gts,
+               "is_placeholder": pd.Series(flag_values, dtype=object) if as_series
+               else flag_values,
+               "anchored_objects": anchor_values,
+               "trainer_state": Raising(), "log_extra": None, "unrelated": (i for i in range(3))}
+    return RewardCall(completions, columns, [gt if isinstance(gt, str) else "" for gt in gts],
+                      answers, flags, anchors)
+
+
+#: Values a configuring column (placeholder flag, anchors) must refuse loudly.
+BAD_FLAGS: tuple = ("yes", "true", 2, -1, 1.0, math.nan, [True], Raising())
+BAD_ANCHORS: tuple = ("b1", 7, [1, 2], [["b1"]], {"b1": 1})

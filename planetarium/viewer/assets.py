@@ -27,14 +27,15 @@ th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: lef
 th { background: #eceff1; position: sticky; top: 0; }
 tr[hidden] { display: none; }
 .status { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 12px; white-space: nowrap; }
-.status-correct { background: #c8e6c9; } .status-not-equivalent { background: #ffe0b2; }
-.status-unsolvable { background: #ffccbc; } .status-not-parseable { background: #ffcdd2; }
+.status-correct { background: #c8e6c9; } .status-failed-last { background: #ffe0b2; }
+.status-failed-middle { background: #ffccbc; } .status-failed-first { background: #ffcdd2; }
 .status-undecided { background: #e1bee7; } .status-none { background: #eceff1; }
 .cat { display: inline-block; margin: 1px 2px; padding: 0 5px; border: 1px solid var(--line);
        border-radius: 6px; font-size: 12px; }
 dl.meta { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; margin: 6px 0; }
 dl.meta dt { color: var(--muted); }
-.description { white-space: pre-wrap; max-width: 70em; background: #f5f5f5; padding: 8px 10px; }
+p.text { white-space: pre-wrap; max-width: 70em; background: #f5f5f5; padding: 8px 10px; }
+.turn b { font-size: 12px; color: var(--muted); }
 .runs { display: grid; gap: 24px; grid-template-columns: repeat(var(--n-runs), minmax(0, 1fr)); }
 .run { border-top: 3px solid var(--line); }
 pre { background: #f5f5f5; padding: 8px; overflow: auto; max-height: 28em; font-size: 12px;
@@ -47,10 +48,10 @@ ul.facts { margin: 4px 0; padding-left: 18px; font-family: monospace; font-size:
 li.missing, span.missing { color: var(--missing); } li.extra, span.extra { color: var(--extra); }
 .legend { display: flex; gap: 16px; font-size: 12px; align-items: center; margin: 6px 0; }
 .legend svg { vertical-align: middle; }
-table.verdicts { width: 100%; table-layout: fixed; }
-.verdicts td, .verdicts th { font-size: 12px; overflow-wrap: anywhere; }
-.verdicts th:first-child, .verdicts td:first-child { width: 7.5em; overflow-wrap: normal; }
-.verdicts .reason { color: var(--muted); }
+table.grid { width: 100%; table-layout: fixed; }
+.grid td, .grid th { font-size: 12px; overflow-wrap: anywhere; }
+.grid th:first-child, .grid td:first-child { width: 7.5em; overflow-wrap: normal; }
+.grid .detail { color: var(--muted); }
 .note { color: var(--muted); font-style: italic; }
 """
 

@@ -1,20 +1,24 @@
 """The viewer's pages: a filterable index of items and one page per item.
 
-Every string from a run (descriptions, answers, reasons, object names, explanation fields) goes
-through :func:`markup.element`, which escapes it; pages carry a content security policy that
-forbids loading anything, so they open from disk and never touch the network.
+What an item and an answer show is the benchmark's to say (:class:`~.load.Item` and
+:class:`~.load.Answer` carry its :mod:`planetarium.presentation.pages` views); this module
+renders those sections.  Every string from a run (descriptions, answers, reasons, object names,
+explanation fields) goes through :func:`markup.element`, which escapes it; pages carry a content
+security policy that forbids loading anything, so they open from disk and never touch the
+network.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..presentation import pages
 from .assets import CONTENT_SECURITY_POLICY, CSS, JS
-from .load import MAIN_MODE, MODES, Answer, Item, Runs
+from .load import Answer, Item, Runs
 from .markup import element as e
 from .scenes import EXTRA, MARK_COLOUR, MISSING, Drawing, Scene, draw, fact_text
 from .states import build_states
@@ -23,8 +27,6 @@ from .states import build_states
 ANSWER_CHARS = 20_000
 #: Whether every run's answer to an item got the same status (items all runs answered).
 AGREEMENT = ("same status", "different status")
-_STATUS_CLASS = {"correct": "correct", "not equivalent": "not-equivalent",
-                 "unsolvable": "unsolvable", "not parseable": "not-parseable"}
 
 
 def join(parts: Iterable[str]) -> str:
@@ -50,9 +52,14 @@ def item_file(index: int, item: Item) -> str:
     return f"items/{index:05d}-{slug}.html"
 
 
-def status_badge(status: str) -> str:
-    kind = _STATUS_CLASS.get(status, "undecided" if status.startswith("undecided") else "none")
-    return e("span", {"class": f"status status-{kind}"}, text=status)
+def status_badge(answer: Answer) -> str:
+    tone = answer.view.tone if answer.view.tone in pages.TONES else pages.NONE
+    return e("span", {"class": f"status status-{tone}"}, text=answer.view.status)
+
+
+def _slug(name: str) -> str:
+    """A facet's name as it goes into ids and ``data-`` attributes."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "facet"
 
 
 # ----------------------------------------------------------------------------- index page
@@ -66,68 +73,66 @@ def _options(select_id: str, caption: str, values: Iterable[tuple[str, str]],
     return e("label", None, e("span", None, text=caption), select)
 
 
+def _facets(runs: Runs) -> list[str]:
+    """The index's facet columns: every facet any item has, first item's order first."""
+    return list(dict.fromkeys(name for item in runs.items for name in item.view.facets))
+
+
 def index_page(runs: Runs) -> str:
     items = runs.items
-    statuses = sorted({a.status() for i in items for a in i.answers if a})
-    categories = sorted({c for i in items for a in i.answers if a for c in a.categories()})
+    facets = _facets(runs)
+    statuses = sorted({a.view.status for i in items for a in i.answers if a})
+    categories = sorted({c for i in items for a in i.answers if a for c in a.view.categories})
 
-    def values(get) -> list[tuple[str, str]]:
-        return [(v, v) for v in sorted({get(i) for i in items})]
+    def values(facet: str) -> list[tuple[str, str]]:
+        return [(v, v) for v in sorted({i.view.facets.get(facet, "") for i in items})]
 
     filters = e(
         "form", {"class": "filters", "id": "filters"},
         e("label", None, e("span", None, text="search"), e("input", {"id": "filter-text", "type": "search",
-                                               "placeholder": "id, domain or words of the description"})),
-        _options("filter-domain", "domain", values(lambda i: i.domain), "domain"),
-        _options("filter-abstractness", "abstractness", values(lambda i: i.abstractness),
-                 "abstractness"),
-        _options("filter-size", "size", values(lambda i: i.size), "size"),
+                                               "placeholder": "id or words of the item"})),
+        join(_options(f"filter-{_slug(f)}", f, values(f), _slug(f)) for f in facets),
         _options("filter-run", "run", [(str(n), label) for n, label in enumerate(runs.labels)]),
-        _options("filter-status", f"status ({MAIN_MODE})", [(s, s) for s in statuses]),
+        _options("filter-status", "status", [(s, s) for s in statuses]),
         _options("filter-category", "category", [(c, c) for c in categories]),
         # side by side: where the runs' answers fare differently
         _options("filter-agreement", "runs", [(a, a) for a in AGREEMENT], "agreement")
         if len(runs.labels) > 1 else "",
     )
-    head = e("tr", None, join(e("th", None, text=t) for t in ("item", "domain", "abstractness",
-                                                               "size")),
+    head = e("tr", None, join(e("th", None, text=t) for t in ("item", *facets)),
              join(e("th", None, text=f"{label}: status") + e("th", None, text=f"{label}: category")
                   for label in runs.labels))
-    body = join(_index_row(n, item) for n, item in enumerate(items))
+    body = join(_index_row(n, item, facets) for n, item in enumerate(items))
     runs_list = e("ul", None, join(
         e("li", None, e("b", None, text=label), text=f" — {path} ({sum(1 for i in items if i.answers[n])} "
           f"graded items{f', {missing} not answered yet' if missing else ''})")
         for n, (label, path, missing) in enumerate(zip(runs.labels, runs.paths, runs.n_missing,
                                                          strict=True))))
     body_html = (
-        e("h1", None, text="Planetarium run viewer") + runs_list + filters
+        e("h1", None, text="Planetarium run viewer") + runs_list
+        + e("p", {"class": "muted"}, text=f"Benchmark: {runs.benchmark}") + filters
         + e("p", {"id": "count", "class": "muted"}, text=f"{len(items)} items")
         + e("table", {"id": "items"}, e("thead", None, head), e("tbody", None, body))
-        + e("p", {"class": "muted"}, text=f"Status and category: the {MAIN_MODE} grading mode; "
-            "each item's page shows every mode.")
+        + e("p", {"class": "muted"}, text="Each item's page shows every answer's whole verdict.")
     )
     return page("Planetarium run viewer", body_html, len(runs.labels), script=True)
 
 
-def _index_row(index: int, item: Item) -> str:
-    attrs: dict[str, object] = {
-        "data-domain": item.domain, "data-abstractness": item.abstractness, "data-size": item.size,
-        "data-search": " ".join([item.id, str(item.row.get("name", "")), item.domain,
-                                 str(item.row.get("natural_language", ""))]).lower(),
-    }
+def _index_row(index: int, item: Item, facets: list[str]) -> str:
+    attrs: dict[str, object] = {f"data-{_slug(f)}": item.view.facets.get(f, "") for f in facets}
+    attrs["data-search"] = " ".join([item.id, item.view.search]).lower()
     cells = [e("td", None, e("a", {"href": item_file(index, item)}, text=item.id)),
-             e("td", None, text=item.domain), e("td", None, text=item.abstractness),
-             e("td", None, text=item.size)]
+             *(e("td", None, text=item.view.facets.get(f, "")) for f in facets)]
     for n, answer in enumerate(item.answers):
         if answer is None:
             cells += [e("td", {"class": "muted"}, text="—"), e("td", None)]
             continue
-        attrs[f"data-status-{n}"] = answer.status()
-        attrs[f"data-category-{n}"] = "|".join(answer.categories())
-        cells += [e("td", None, status_badge(answer.status())),
+        attrs[f"data-status-{n}"] = answer.view.status
+        attrs[f"data-category-{n}"] = "|".join(answer.view.categories)
+        cells += [e("td", None, status_badge(answer)),
                   e("td", None, join(e("span", {"class": "cat"}, text=c)
-                                     for c in answer.categories()))]
-    statuses = {a.status() for a in item.answers if a is not None}
+                                     for c in answer.view.categories))]
+    statuses = {a.view.status for a in item.answers if a is not None}
     if all(item.answers):
         attrs["data-agreement"] = AGREEMENT[len(statuses) > 1]
     return e("tr", attrs, join(cells))
@@ -138,7 +143,6 @@ def _index_row(index: int, item: Item) -> str:
 
 def item_page(runs: Runs, index: int) -> str:
     item = runs.items[index]
-    row = item.row
     nav = [e("a", {"href": "../index.html"}, text="← all items")]
     if index > 0:
         nav.append(e("a", {"href": "../" + item_file(index - 1, runs.items[index - 1])},
@@ -146,24 +150,20 @@ def item_page(runs: Runs, index: int) -> str:
     if index + 1 < len(runs.items):
         nav.append(e("a", {"href": "../" + item_file(index + 1, runs.items[index + 1])},
                      text="next →"))
-    meta = [("domain", item.domain), ("abstractness", item.abstractness),
-            ("size (init + goal propositions)", item.size),
-            ("placeholder", "yes" if row.get("is_placeholder") else "no"),
-            ("problem name", str(row.get("name", "")))]
     columns = join(
         _run_column(label, item, answer) for label, answer in zip(runs.labels, item.answers,
                                                                   strict=True))
+    drawn = any(isinstance(section, pages.Scenes) for answer in item.answers if answer
+                for section in answer.view.sections)
+    meta = item.view.fields
     body = (
         e("nav", None, " · ".join(nav)) + e("h1", None, text=f"Item {item.id}")
-        + e("dl", {"class": "meta"}, join(e("dt", None, text=k) + e("dd", None, text=v)
-                                          for k, v in meta))
-        + e("h2", None, text="Description") + e("p", {"class": "description"},
-                                                text=str(row.get("natural_language")
-                                                         or row.get("question", "")))
-        + _legend()
+        + (e("dl", {"class": "meta"}, join(e("dt", None, text=k) + e("dd", None, text=v)
+                                           for k, v in meta)) if meta else "")
+        + join(section(s, "h2") for s in item.view.question)
+        + (_legend() if drawn else "")
         + e("div", {"class": "runs"}, columns)
-        + e("h2", None, text="Ground truth") + e("pre", {"id": "ground-truth"},
-                                                 text=str(row.get("problem_pddl", "")))
+        + join(section(s, "h2") for s in item.view.reference)
     )
     return page(f"Item {item.id}", body, len(runs.labels))
 
@@ -186,86 +186,61 @@ def _run_column(label: str, item: Item, answer: Answer | None) -> str:
         return e("section", {"class": "run"}, e("h2", None, text=label),
                  e("p", {"class": "note"}, text="This run has no answer for this item."))
     output = answer.output
-    shown = output[:ANSWER_CHARS]
-    cut = (e("p", {"class": "note"}, text=f"(cut: {len(output)} characters in all)")
-           if len(output) > ANSWER_CHARS else "")
     notes = [f"finish reason: {answer.finish_reason}"] if answer.finish_reason else []
     if answer.error:
         notes.append(f"server error: {answer.error}")
-    view = (answer.result or {}).get("view")
-    if isinstance(view, dict):  # a benchmark that lays its item out itself (ARB)
-        return e("section", {"class": "run"}, e("h2", None, text=label),
-                 status_badge(answer.status()), e("p", {"class": "note"},
-                                                  text=str((answer.result or {}).get("reason", ""))),
-                 _view(view), e("h3", None, text="The model's answer"),
-                 e("p", {"class": "muted"}, text="; ".join(notes)) if notes else "",
-                 e("pre", {"class": "answer"}, text=shown), cut)
     return e(
         "section", {"class": "run"},
-        e("h2", None, text=label), status_badge(answer.status()),
-        e("h3", None, text="Explanation"), _explanation(answer.explanation()),
-        e("h3", None, text="Scenes"), _scenes(item, answer),
-        e("h3", None, text="Verdicts"), _verdicts(answer),
+        e("h2", None, text=label), status_badge(answer),
+        join(section(s, "h3") for s in answer.view.sections),
         e("h3", None, text="The model's answer"),
         e("p", {"class": "muted"}, text="; ".join(notes)) if notes else "",
-        e("pre", {"class": "answer"}, text=shown), cut,
+        _long_text(output, "answer"),
     )
 
 
-def _view(view: dict[str, Any]) -> str:
-    """An item laid out by its benchmark: the question's steps and states, the recomputed
-    answer, what the answer misses and adds, and whether the stored label agrees."""
-    parts = []
-    for key, title in (("steps", "Actions taken"), ("state_before", "State before the action"),
-                       ("state_after", "State the question is about")):
-        if isinstance(view.get(key), list):
-            parts.append(e("h4", None, text=title) + e("ul", {"class": "facts"}, join(
-                e("li", None, text=str(x)) for x in view[key])))
-    facts = [("recomputed answer", view.get("truth")), ("read answer", view.get("answer")),
-             ("stored label", view.get("label")), ("stored label agrees", view.get("label_agrees"))]
-    parts.append(e("dl", {"class": "meta"}, join(
-        e("dt", None, text=k) + e("dd", None, text=json.dumps(v, ensure_ascii=False))
-        for k, v in facts if v is not None)))
-    lists = _facts(view.get("missing"), MISSING) + _facts(view.get("extra"), EXTRA)
-    if lists:
-        parts.append(e("h4", None, text="Answer: missing / extra") + lists)
-    return e("div", {"class": "explanation"}, join(parts))
+def _long_text(text: str, css: str) -> str:
+    """Preformatted text, cut past :data:`ANSWER_CHARS` (the run folder keeps it whole)."""
+    cut = (e("p", {"class": "note"}, text=f"(cut: {len(text)} characters in all)")
+           if len(text) > ANSWER_CHARS else "")
+    return e("pre", {"class": css}, text=text[:ANSWER_CHARS]) + cut
 
 
-#: The grader's stages, the verdict field each decides, and the column title.
-_STAGES = (("parse", "parseable"), ("solve", "solvable"), ("equivalence", "equivalent"))
+def section(part: pages.Section, heading: str) -> str:
+    """One section of a page, under a ``heading`` (h2 on the item, h3 in a run's column)."""
+    title = getattr(part, "title", "")
+    head = e(heading, None, text=title) if title else ""
+    if isinstance(part, pages.Text):
+        return head + e("p", {"class": "text"}, text=part.text)
+    if isinstance(part, pages.Note):
+        return e("p", {"class": "note"}, text=part.text)
+    if isinstance(part, pages.Code):
+        return head + _long_text(part.text, "code")
+    if isinstance(part, pages.Fields):
+        return head + e("dl", {"class": "meta"}, join(e("dt", None, text=k) + e("dd", None, text=v)
+                                                      for k, v in part.pairs))
+    if isinstance(part, pages.Grid):
+        return head + _grid(part)
+    if isinstance(part, pages.Chat):
+        return head + join(e("div", {"class": "turn"}, e("b", None, text=role),
+                             _long_text(text, "code")) for role, text in part.turns)
+    if isinstance(part, pages.Explanation):
+        return head + _explanation(part.explanation)
+    if isinstance(part, pages.Scenes):
+        return head + _scenes(part)
+    return head + e("p", {"class": "note"}, text=f"(a {type(part).__name__} section: not shown)")
 
 
-def _verdicts(answer: Answer) -> str:
-    """One row per grading mode, one cell per stage: its answer and its own reason."""
-    head = e("tr", None, join(e("th", None, text=t) for t in (
-        "mode", *(field for _, field in _STAGES))))
-    rows = []
-    for mode in MODES:
-        verdict = answer.verdicts.get(mode)
-        if verdict is not None:
-            rows.append(e("tr", {"data-mode": mode}, e("td", None, text=mode),
-                          join(_stage_cell(verdict, stage, field) for stage, field in _STAGES)))
-    note = ""
-    first = next(iter(answer.verdicts.values()), {})
-    if first.get("stage") not in {stage for stage, _ in _STAGES} and first.get("reason"):
-        note = e("p", {"class": "note"}, text=f"{first.get('stage')}: {first.get('reason')}")
-    return e("table", {"class": "verdicts"}, e("thead", None, head),
-             e("tbody", None, join(rows))) + note
-
-
-def _stage_cell(verdict: dict[str, Any], stage: str, field: str) -> str:
-    """``yes`` / ``no`` / ``undecided`` (or ``skipped``), with the stage's reason under it."""
-    own = verdict.get("stages", {}).get(stage) if isinstance(verdict.get("stages"), dict) else None
-    if isinstance(own, dict):
-        status, reason = str(own.get("status", "")), str(own.get("reason") or "")
-    else:  # a verdict without per-stage detail: only the settling stage has a reason
-        status = str(verdict.get("status", "")) if verdict.get("stage") == stage else ""
-        reason = str(verdict.get("reason") or "") if verdict.get("stage") == stage else ""
-    value = {True: "yes", False: "no"}.get(verdict.get(field))
-    shown = value or ("skipped" if status == "skipped" else f"undecided ({status or 'not run'})")
-    return e("td", None, e("b", None, text=shown),
-             e("div", {"class": "reason"}, text=reason) if reason else "")
+def _grid(grid: pages.Grid) -> str:
+    """A table: the row's key, then one cell per column, each its value and detail."""
+    head = e("tr", None, join(e("th", None, text=t) for t in grid.columns))
+    rows = [e("tr", {"data-key": key}, e("td", None, text=key),
+              join(e("td", None, e("b", None, text=cell.value),
+                     e("div", {"class": "detail"}, text=cell.detail) if cell.detail else "")
+                   for cell in cells))
+            for key, cells in grid.rows]
+    return e("table", {"class": f"grid {grid.name}".strip()}, e("thead", None, head),
+             e("tbody", None, join(rows)))
 
 
 def _facts(words: Any, mark: str) -> str:
@@ -274,7 +249,7 @@ def _facts(words: Any, mark: str) -> str:
     return e("ul", {"class": "facts"}, join(e("li", {"class": mark}, text=str(w)) for w in words))
 
 
-def _explanation(found: dict[str, Any] | None) -> str:
+def _explanation(found: Mapping[str, Any] | None) -> str:
     """The explanation's fields in words; unknown or malformed fields are skipped, the raw JSON
     is one click away."""
     if not found:
@@ -303,10 +278,10 @@ def _explanation(found: dict[str, Any] | None) -> str:
             parts.append(e("p", None, e("b", None, text=title), text=pairs))
     for part, title in (("objects", "Objects"), ("init", "Initial state"), ("goal", "Goal"),
                         ("goal_false", "Goal facts that must be false")):
-        section = found.get(part)
-        if not isinstance(section, dict):
+        block = found.get(part)
+        if not isinstance(block, dict):
             continue
-        lists = _facts(section.get("missing"), MISSING) + _facts(section.get("extra"), EXTRA)
+        lists = _facts(block.get("missing"), MISSING) + _facts(block.get("extra"), EXTRA)
         if lists:
             parts.append(e("h4", None, text=f"{title}: missing / extra") + lists)
     unsolvable = found.get("unsolvable")
@@ -319,9 +294,8 @@ def _explanation(found: dict[str, Any] | None) -> str:
     return e("div", {"class": "explanation"}, join(parts))
 
 
-def _scenes(item: Item, answer: Answer) -> str:
-    states = build_states(str(item.row.get("problem_pddl", "")), answer.output,
-                          answer.explanation())
+def _scenes(scenes: pages.Scenes) -> str:
+    states = build_states(scenes.truth, scenes.answer, scenes.explanation)
     if states is None:
         return e("p", {"class": "note"}, text="The ground truth does not read; nothing to draw.")
     if states.answer_init is None or states.answer_goal is None:  # the answer does not read

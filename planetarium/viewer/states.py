@@ -11,6 +11,7 @@ goal fact of the fully specified goal is drawn even where the written goal leave
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +33,7 @@ class States:
     answer_error: str | None
 
 
-def _strings(explanation: dict[str, Any] | None, *path: str) -> list[str]:
+def _strings(explanation: Mapping[str, Any] | None, *path: str) -> list[str]:
     """A list of strings at ``explanation[path...]``, or [] when it is absent or malformed."""
     node: Any = explanation or {}
     for key in path:
@@ -40,7 +41,7 @@ def _strings(explanation: dict[str, Any] | None, *path: str) -> list[str]:
     return [str(x) for x in node] if isinstance(node, list) else []
 
 
-def _renaming(explanation: dict[str, Any] | None, key: str, answer: Problem,
+def _renaming(explanation: Mapping[str, Any] | None, key: str, answer: Problem,
               truth: Problem) -> dict[str, str]:
     """Answer object -> the name it is drawn under, as the explanation writes atoms: its
     ground-truth counterpart, else its own name (``pred:`` first when a ground-truth object has
@@ -73,7 +74,7 @@ def _scene(problem: Problem, domain: str, part: str, marks: dict[Fact, str],
 
 
 def build_states(truth_pddl: str, answer_pddl: str,
-                 explanation: dict[str, Any] | None) -> States | None:
+                 explanation: Mapping[str, Any] | None) -> States | None:
     """The four scenes of one item and answer; None when the ground truth itself does not read."""
     try:
         domain, truth = load_ground_truth(truth_pddl, relax_typing=True)

@@ -24,7 +24,7 @@ class ArithConfig(BenchmarkConfig):
     max_digits: int = setting(12, check=lambda v: None if v > 0 else "a positive count")
 
 
-class ToyArith(Benchmark):
+class ToyArith(Benchmark[ArithConfig]):
     name = "toy-arith"
     config_type = ArithConfig
     metrics = ("parseable", "correct")
@@ -45,17 +45,14 @@ class ToyArith(Benchmark):
     def prompt_fingerprint(self, config):
         return hashlib.sha256(PROMPT.encode()).hexdigest()[:16]
 
-    def grade(self, config, items, answers, *, timeout_s, workers=None, progress=False,
-              explain=False):
-        for item, answer in zip(items, answers, strict=True):
-            size = "large" if max(item["a"], item["b"]) >= 100 else "small"
-            found = re.search(rf"-?\d{{1,{config.max_digits}}}", answer or "")
-            correct = found is not None and int(found.group()) == item["a"] + item["b"]
-            reason = f"read {found.group()}" if found else "no number in the answer"
-            yield ItemResult(item["id"], Status.DECIDED, correct, reason,
-                             score=float(correct),
-                             metrics={"parseable": found is not None, "correct": correct},
-                             groups={"size": size})
+    def grade(self, config, item, answer, deadline, *, explain=False):
+        size = "large" if max(item["a"], item["b"]) >= 100 else "small"
+        found = re.search(rf"-?\d{{1,{config.max_digits}}}", answer or "")
+        correct = found is not None and int(found.group()) == item["a"] + item["b"]
+        reason = f"read {found.group()}" if found else "no number in the answer"
+        return ItemResult(item["id"], Status.DECIDED, correct, reason, score=float(correct),
+                          metrics={"parseable": found is not None, "correct": correct},
+                          groups={"size": size})
 
 
 BENCHMARK = ToyArith()

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...limits import check_deadline
+from ...limits import Deadline, check_deadline
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
 
@@ -134,7 +134,7 @@ def _target(goal, where: dict[str, str], blocked: set[str]) -> dict[str, str] | 
     return target
 
 
-def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | None:
+def solve(domain: Domain, problem: Problem, deadline: Deadline | None) -> Plan | None:
     """A plan, ``None`` if none exists; malformed states go to the bounded generic search."""
     state = _read_state(problem)
     check_deadline("the blocksworld planner")  # each step is linear: thousands of blocks take ms
@@ -146,7 +146,7 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
             return prefix + _plan(state[0], target)
         from ...strips.generic import generic_solve
 
-        return generic_solve(domain.definition, problem, timeout_s)
+        return generic_solve(domain.definition, problem, deadline)
     target = _target(problem.goal, *state)
     check_deadline("the blocksworld planner")
     if target is None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ...limits import check_deadline
+from ...limits import Deadline, check_deadline
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
 
@@ -177,7 +177,7 @@ class _Robot:
             self.walk(floor, path, plan)
 
 
-def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | None:
+def solve(domain: Domain, problem: Problem, deadline: Deadline | None) -> Plan | None:
     """A plan, or ``None`` when the goal is unreachable (exact for every initial state)."""
     init, goal = problem.init, problem.goal
     if any(a[0] in _STATIC and a not in init for a in goal):

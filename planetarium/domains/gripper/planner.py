@@ -24,7 +24,7 @@ complete search, which answers or raises ResourceLimitError.
 
 from __future__ import annotations
 
-from ...limits import check_deadline
+from ...limits import Deadline, check_deadline
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
 
@@ -45,7 +45,7 @@ class _Robot:
         self.rooms[self.rooms.index(src)] = room
 
 
-def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | None:
+def solve(domain: Domain, problem: Problem, deadline: Deadline | None) -> Plan | None:
     """A plan, ``None`` if none exists; malformed states go to the bounded generic search."""
     init, goal = problem.init, problem.goal
     rooms = {a[1] for a in init if a[0] == "room"}
@@ -71,7 +71,7 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
             len(load[g]) > 1 or (load[g] and g in free) for g in grippers):
         from ...strips.generic import generic_solve
 
-        return generic_solve(domain.definition, problem, timeout_s)
+        return generic_solve(domain.definition, problem, deadline)
 
     if any(not changing(a) and a not in init for a in goal):
         return None

@@ -20,12 +20,11 @@ merge when they meet) goes to the generic complete search.
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from itertools import pairwise
 
 from ...errors import ResourceLimitError
-from ...limits import check_deadline
+from ...limits import Deadline, check_deadline
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
 
@@ -133,7 +132,7 @@ class _Map:
         raise AssertionError(f"{sorted(targets)} is not reachable from {src}")
 
 
-def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | None:
+def solve(domain: Domain, problem: Problem, deadline: Deadline | None) -> Plan | None:
     """A plan, ``None`` if none exists, or ResourceLimitError on an adversarial one-way map."""
     init, goal = problem.init, problem.goal
     if any(a[0] not in _DYNAMIC and a not in init for a in goal):
@@ -144,7 +143,7 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
     if len(rover) > 1:
         from ...strips.generic import generic_solve
 
-        return generic_solve(domain.definition, problem, timeout_s)
+        return generic_solve(domain.definition, problem, deadline)
     ends = {a[1] for a in goal if a[0] == "at_rover"}
     if len(ends) > 1:
         return None
@@ -179,13 +178,13 @@ def solve(domain: Domain, problem: Problem, timeout_s: float | None) -> Plan | N
             told = told | (have & told_needed)
         return have, told
 
-    deadline = None if timeout_s is None else time.monotonic() + timeout_s
     first = (comp[rover[0]],) + visit(comp[rover[0]], have0, frozenset())
     parent: dict[tuple, tuple | None] = {first: None}
     queue = deque([first])
     while queue:
-        if deadline is not None and time.monotonic() > deadline:
-            raise ResourceLimitError(f"rover search over map components ran out of {timeout_s:g} s")
+        if deadline is not None and deadline.expired():
+            raise ResourceLimitError(
+                f"rover search over map components ran out of {deadline.seconds:g} s")
         node = queue.popleft()
         c, have, told = node
         if len(have) == len(items) and told_needed <= told and end_comp in (None, c):

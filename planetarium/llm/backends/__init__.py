@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..config import ModelConfig
+from ..options import ModelConfig
 from .base import Backend, BackendError, Completion, Messages
 from .registry import BackendSpec, get_backend, register_backend
 

@@ -19,8 +19,8 @@ from typing import Any
 
 from ...config import ConfigError, at_least, between, setting
 from ...errors import require
-from ...limits import MAX_TIMEOUT_S
-from ..config import ModelConfig, speed
+from ...limits import MAX_TIMEOUT_S, Stopwatch
+from ..options import ModelConfig, speed
 from .base import BackendError, Completion, Messages
 from .registry import BackendSpec
 
@@ -94,7 +94,7 @@ class OpenAIBackend:
         for attempt in range(self.config.max_retries + 1):
             if attempt:
                 time.sleep(self._delay(attempt - 1, response))
-            start = time.perf_counter()
+            watch = Stopwatch()
             try:
                 response = self.client.post("/chat/completions", json=payload)
             except self.httpx.TransportError as err:
@@ -107,7 +107,7 @@ class OpenAIBackend:
                 return Completion(
                     text="", error=f"HTTP {response.status_code}: {response.text[:500]}"
                 )
-            return self._parse(response, time.perf_counter() - start)
+            return self._parse(response, watch.seconds)
         raise BackendError(
             f"{self.config.base_url}: giving up after {self.config.max_retries + 1} attempts; "
             f"last: {last_problem}"
@@ -140,4 +140,5 @@ class OpenAIBackend:
         self.client.close()
 
 
-BACKEND = BackendSpec("openai", OpenAIOptions, OpenAIBackend, local=False)
+BACKEND = BackendSpec("openai", OpenAIOptions, OpenAIBackend, local=False,
+                      requires=(("httpx", "openai"),))

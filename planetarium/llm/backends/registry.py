@@ -1,10 +1,11 @@
 """Finding inference backends: built-ins and plug-ins, through the ``planetarium.backends`` group.
 
 A backend is one module exposing a :class:`BackendSpec`: its name (what ``model.backend``
-selects), its options (a :class:`~planetarium.llm.config.ModelConfig` subclass: the keys its
-``model:`` section may hold, checked before anything loads) and the class that loads it; plus
-one registration, an entry point in the ``planetarium.backends`` group or
-:func:`register_backend` at run time.  The built-ins are declared the same way.
+selects), its options (a :class:`~planetarium.llm.options.ModelConfig` subclass: the keys its
+``model:`` section may hold, checked before anything loads), the class that loads it and the
+optional packages it imports (checked before a run folder is made); plus one registration, an
+entry point in the ``planetarium.backends`` group or :func:`register_backend` at run time.  The
+built-ins are declared the same way.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...plugins import Registry
-from ..config import ModelConfig
+from ..options import ModelConfig
 from .base import Backend
 
 ENTRY_POINT_GROUP = "planetarium.backends"
@@ -28,12 +29,16 @@ BUILTINS = {
 class BackendSpec:
     """``load(options, model)`` builds the backend for a resolved model path or id;
     ``local``: it loads weights from disk or the Hub (so ``tiny:`` is built for it and a Hub id
-    is checked before loading), unlike a server that names its own models."""
+    is checked before loading), unlike a server that names its own models; ``requires``: the
+    optional packages ``load`` imports, each with the extra that installs it (``eval run``
+    refuses a run whose packages are missing, naming the ``pip install`` line, before anything
+    is written)."""
 
     name: str
     options: type[ModelConfig]
     load: Callable[[ModelConfig, str], Backend]
     local: bool = True
+    requires: tuple[tuple[str, str], ...] = ()
 
 
 REGISTRY: Registry[BackendSpec] = Registry("backend", ENTRY_POINT_GROUP, BackendSpec, BUILTINS,

@@ -9,7 +9,7 @@ for the list under it.
 from __future__ import annotations
 
 from ..markup import label
-from .canvas import INK, Canvas, Scene
+from .canvas import INK, Canvas, Scene, SceneDrawer
 
 BLOCK_W, BLOCK_H, GAP, BAR = 54, 26, 16, 5
 TOP = 70  # room for the arm above the tallest tower
@@ -93,3 +93,6 @@ def _arm(canvas: Canvas, scene: Scene, held: str | None, width: float) -> None:
         canvas.text(x + BLOCK_W / 2, 26 + BLOCK_H / 2 + 4, label(held))
     else:
         canvas.text(x + BLOCK_W / 2, 40, "empty" if facts else "arm")
+
+
+DRAWER = SceneDrawer("blocksworld", draw)

@@ -10,7 +10,7 @@ picture instead of silently dropped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..markup import document, element
@@ -143,3 +143,14 @@ class Canvas:
         svg = document(self.width + MARGIN, self.height + MARGIN, self.parts,
                        self.scene.title or self.scene.domain)
         return Drawing(svg, undrawn)
+
+
+@dataclass(frozen=True)
+class SceneDrawer:
+    """How the states of one domain are drawn: ``draw(scene, canvas)`` for scenes whose
+    ``domain`` is ``domain``.  A drawer is a plug-in (group ``planetarium.scene_drawers``,
+    :func:`planetarium.viewer.scenes.register_drawer`); a domain without one is drawn by the
+    generic drawer."""
+
+    domain: str
+    draw: Callable[[Scene, Canvas], None]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..markup import label
-from .canvas import INK, Canvas, Scene
+from .canvas import INK, Canvas, Scene, SceneDrawer
 
 CELL, GAP, TOP = 56, 12, 8
 #: Colour names a drawing may show as themselves; any other colour object gets a palette colour.
@@ -152,3 +152,6 @@ def _palette(canvas: Canvas, scene: Scene, names: list[str], fill: dict[str, str
                               "stroke": INK, "stroke_dasharray": None if available else "2 2"},
                      facts=[fact] if available else [], objects=[name], tooltip=name)
         canvas.text(x + 20, y + 14, label(name)[:8], text_anchor="start", font_size=9)
+
+
+DRAWER = SceneDrawer("floor-tile", draw)

@@ -9,7 +9,7 @@ carries it, else in the first room it is at; a second location stays in the list
 from __future__ import annotations
 
 from ..markup import label
-from .canvas import INK, Canvas, Fact, Scene
+from .canvas import INK, Canvas, Fact, Scene, SceneDrawer
 
 ROOM_W, BALL_R, TOP = 150, 13, 22
 
@@ -99,3 +99,6 @@ def _nowhere(canvas: Canvas, roles: dict[str, str], placed: set[str], y: float) 
     canvas.text(10, y - 18, "balls in no room or gripper:", text_anchor="start")
     for index, ball in enumerate(loose):
         _ball(canvas, ball, 24 + (index % 12) * 32, y + (index // 12) * 32, [])
+
+
+DRAWER = SceneDrawer("gripper", draw)

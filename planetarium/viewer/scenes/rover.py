@@ -13,9 +13,19 @@ from __future__ import annotations
 import math
 
 from ..markup import label
-from .canvas import INK, Canvas, Fact, Scene
+from .canvas import INK, Canvas, Fact, Scene, SceneDrawer
 
-RADIUS, NODE_R = 120, 22
+RADIUS, NODE_R = 120, 36
+#: Font sizes in drawing units.  Drawings are shown 1.4 times larger and shrink to fit their
+#: column: two runs side by side in a 1400-pixel window leave a map ~310 px of its ~350 units
+#: (measured in Chromium, tests/test_viewer_browser.py), so 12 units stay >= 10 px.
+LABEL_FONT = BADGE_FONT = 12
+#: A badge fits "from waypoint12" (14 characters) at BADGE_FONT; badges stack BADGE_PITCH apart.
+BADGE_W, BADGE_H, BADGE_PITCH = 96, 16, 18
+#: Nodes in a row (at most three waypoints) are this far apart: a badge's width and a gap.
+ROW_STEP = BADGE_W + 20
+#: The widest waypoint label drawn inside its node (longer names end in an ellipsis).
+LABEL_CHARS = 10
 #: Badges under a waypoint: predicate -> short word.
 BADGES = {"at_rover": "rover", "at_lander": "lander", "at_rock_sample": "rock",
           "at_soil_sample": "soil", "have_rock_analysis": "rock analysed",
@@ -39,11 +49,15 @@ def _natural(name: str) -> tuple:
 
 
 def positions(waypoints: list[str]) -> dict[str, tuple[float, float]]:
+    """Node centres: a row for up to three waypoints, else a circle wide enough that
+    neighbouring nodes keep 24 units apart."""
     if len(waypoints) <= 3:
-        return {w: (40 + i * 120, 70) for i, w in enumerate(waypoints)}
+        return {w: (BADGE_W / 2 + 6 + i * ROW_STEP, NODE_R + 14) for i, w in enumerate(waypoints)}
     step = 2 * math.pi / len(waypoints)
-    return {w: (40 + RADIUS + RADIUS * math.cos(-math.pi / 2 + i * step),
-                40 + RADIUS + RADIUS * math.sin(-math.pi / 2 + i * step))
+    radius = max(RADIUS, (NODE_R + 12) / math.sin(step / 2))
+    centre = BADGE_W / 2 + 6 + radius
+    return {w: (centre + radius * math.cos(-math.pi / 2 + i * step),
+                centre + radius * math.sin(-math.pi / 2 + i * step))
             for i, w in enumerate(waypoints)}
 
 
@@ -63,13 +77,14 @@ def draw(scene: Scene, canvas: Canvas) -> None:
     for waypoint, (x, y) in where.items():
         canvas.shape("circle", {"cx": x, "cy": y, "r": NODE_R, "fill": "#e3f2fd", "stroke": INK},
                      objects=[waypoint], tooltip=waypoint)
-        canvas.text(x, y + 3, label(waypoint)[:10], font_size=8)
+        canvas.text(x, y + 4, label(waypoint)[:LABEL_CHARS], font_size=LABEL_FONT)
         badges = [f for f in scene.facts if f[0] in BADGES and f[1:] == (waypoint,)]
         for row, fact in enumerate(sorted(badges)):
-            _badge(canvas, fact, BADGES[fact[0]], x - 34, y + NODE_R + 4 + row * 15)
+            _badge(canvas, fact, BADGES[fact[0]], x - BADGE_W / 2,
+                   y + NODE_R + 4 + row * BADGE_PITCH)
     # flags, then objectives and cameras, under the map
-    below = max((y + NODE_R + 4 + 15 * _n_badges(scene, w) for w, (_, y) in where.items()),
-                default=0) + 14
+    below = max((y + NODE_R + 4 + BADGE_PITCH * _n_badges(scene, w)
+                 for w, (_, y) in where.items()), default=0) + 14
     below = _flags(canvas, scene, below)
     _objectives(canvas, scene, below)
 
@@ -98,17 +113,17 @@ def _link(canvas: Canvas, fact: Fact, where: dict[str, tuple[float, float]], off
 
 
 def _badge(canvas: Canvas, fact: Fact, words: str, x: float, y: float) -> None:
-    canvas.shape("rect", {"x": x, "y": y, "width": 68, "height": 13, "rx": 3, "fill": "#fff8e1",
-                          "stroke": "#bcaaa4"}, facts=[fact])
-    canvas.text(x + 34, y + 10, words, font_size=9)
+    canvas.shape("rect", {"x": x, "y": y, "width": BADGE_W, "height": BADGE_H, "rx": 3,
+                          "fill": "#fff8e1", "stroke": "#bcaaa4"}, facts=[fact])
+    canvas.text(x + BADGE_W / 2, y + 12, words, font_size=BADGE_FONT)
 
 
 def _flags(canvas: Canvas, scene: Scene, y: float) -> float:
     """``(available)`` and ``(channel_free)`` side by side; returns the next free height."""
     flags = [f for f in FLAGS if (f,) in scene.facts]
     for column, flag in enumerate(flags):
-        _badge(canvas, (flag,), flag, 10 + column * 74, y)
-    return y + (20 if flags else 0)
+        _badge(canvas, (flag,), flag, 10 + column * (BADGE_W + 6), y)
+    return y + (BADGE_PITCH + 4 if flags else 0)
 
 
 def _objectives(canvas: Canvas, scene: Scene, y: float) -> None:
@@ -120,10 +135,10 @@ def _objectives(canvas: Canvas, scene: Scene, y: float) -> None:
     things += [(c, "camera") for c in sorted({f[1] for f in scene.with_predicate("supports", 2)}
                                              | set(scene.of_type("camera")))]
     for name, kind in things:
-        canvas.shape("rect", {"x": x, "y": y, "width": 90, "height": 18, "rx": 4,
+        canvas.shape("rect", {"x": x, "y": y, "width": BADGE_W, "height": BADGE_PITCH + 2, "rx": 4,
                               "fill": "#ede7f6" if kind == "objective" else "#e0f2f1",
                               "stroke": INK}, objects=[name], tooltip=f"{kind} {name}")
-        canvas.text(x + 45, y + 13, label(name)[:14], font_size=9)
+        canvas.text(x + BADGE_W / 2, y + 14, label(name)[:14], font_size=BADGE_FONT)
         details = [(f, f"from {f[2]}") for f in scene.with_predicate("visible_from", 2)
                    if f[1] == name]
         details += [(f, f"image {f[2]}") for f in scene.with_predicate("have_image", 2)
@@ -132,10 +147,14 @@ def _objectives(canvas: Canvas, scene: Scene, y: float) -> None:
                     if f[1] == name]
         details += [(f, f"mode {f[2]}") for f in scene.with_predicate("supports", 2) if f[1] == name]
         for row, (fact, words) in enumerate(details):
-            _badge(canvas, fact, label(words)[:14], x + 96 + (row % 2) * 72, y + 2 + (row // 2) * 17)
-        y += 24 + max(0, (len(details) - 1) // 2) * 17
+            _badge(canvas, fact, label(words)[:14], x + BADGE_W + 6 + (row % 2) * (BADGE_W + 4),
+                   y + 2 + (row // 2) * BADGE_PITCH)
+        y += BADGE_PITCH + 8 + max(0, (len(details) - 1) // 2) * BADGE_PITCH
 
 
 _ARROW = ('<defs><marker id="rover-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" '
           'markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
           f'fill="{INK}"/></marker></defs>')
+
+
+DRAWER = SceneDrawer("rover-single", draw)

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from planetarium.llm.stats import Rate, holm, mcnemar_exact, wilson_interval
+from planetarium.presentation.stats import Rate, holm, mcnemar_exact, wilson_interval
 
 
 @pytest.mark.parametrize(

@@ -7,17 +7,17 @@ stored gold name the same ground actions):
 
 * ``(:constants ...)`` become objects of every problem (added when a problem does not declare
   them itself);
-* ``(not (= ?x ?y))`` in a precondition becomes the static atom ``(acp-distinct ?x ?y)``, whose
+* ``(not (= ?x ?y))`` in a precondition becomes the static atom ``(adl-distinct ?x ?y)``, whose
   facts are the ordered pairs of distinct objects that can fill the two parameters: of their
   types, and, where the action has a static precondition over a parameter, among the objects
   that precondition's initial facts name there (alfworld's ``(not (= ?o1 ?o2))`` over the root
   type would otherwise be every pair of a problem's objects);
 * ``(or A B ...)`` in a precondition, when every disjunct is an atom of a static predicate (one
-  no action changes: alfworld's ``objecttype``), becomes the static atom ``(acp-or-N ?vars)``
+  no action changes: alfworld's ``objecttype``), becomes the static atom ``(adl-or-N ?vars)``
   true exactly for the bindings under which some disjunct holds in the initial state, which is
   where it holds in every reachable state;
 * objects a typed problem declares of the root type ``object`` (alfworld's physical objects)
-  get a type of their own, ``acp-object`` under ``object``: the STRIPS core lets an object of
+  get a type of their own, ``adl-object`` under ``object``: the STRIPS core lets an object of
   type ``object`` fill any parameter (that is how it reads problems with relaxed typing), which
   here would let an apple fill an ``?ot - otype`` parameter;
 * ``:action-costs`` with *unit* costs: ``(increase (total-cost) 1)`` effects, the
@@ -26,8 +26,15 @@ stored gold name the same ground actions):
 
 Anything else (a disjunction over fluents, a negated fluent, a positive equality) is left in
 place, so the core refuses it with its own message rather than being approximated here.  The
-helper predicates start with ``acp-``, a prefix no ACPBench domain uses; a domain that already
-has one is refused.
+helper predicates start with ``adl-``, a prefix no ACPBench domain uses; a domain that already
+has one is refused.  A problem that declares a domain constant with another type is refused.
+
+The helper facts are bounded: their number is computed before any is made (a disjunction's are
+the union, over its disjuncts, of the initial facts that match the disjunct times the objects of
+the variables it leaves free), and a compilation that would need more than
+:data:`MAX_HELPER_FACTS` is refused as unsupported, naming the construct; making them checks the
+deadline in force (:func:`planetarium.limits.check_deadline`).  Without the bound,
+``(not (= ?a ?b))`` over 2,000 objects made four million facts.
 """
 
 from __future__ import annotations
@@ -37,15 +44,21 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..errors import PDDLSyntaxError, UnsupportedFeatureError
-from ..pddl.domain import DomainDef, parse_domain, parse_typed_list
+from ..errors import PDDLSyntaxError, PDDLValidationError, UnsupportedFeatureError
+from ..limits import check_deadline
+from ..pddl.domain import Atom, DomainDef, parse_domain, parse_typed_list
 from ..pddl.problem import Problem, read_problem
 from ..pddl.sexpr import SList, read_sexprs
 from ..strips.grounding import fits_type
 
-_DISTINCT = "acp-distinct"
-_OBJECT = "acp-object"  # the type of objects declared of the root type (module docstring)
-_MAX_BINDINGS = 1_000_000  # a disjunction's helper facts are enumerated; refuse beyond this
+_PREFIX = "adl-"  # of the helper predicates and type (module docstring)
+_DISTINCT = _PREFIX + "distinct"
+_OBJECT = _PREFIX + "object"  # the type of objects declared of the root type (module docstring)
+#: Most helper facts one problem may need (all constructs together): real ACPBench alfworld
+#: problems need a few thousand; each fact is a tuple, so a million would be ~100 MB.
+MAX_HELPER_FACTS = 200_000
+#: Helper facts made between two looks at the deadline.
+_CLOCK_EVERY = 4096
 _COMPILED_REQUIREMENTS = {":adl", ":action-costs", ":equality", ":disjunctive-preconditions"}
 
 
@@ -108,8 +121,8 @@ class _DomainCompiler:
         for action in (s for s in sections if s[0] == ":action"):
             effect = dict(zip(action[2::2], action[3::2], strict=False)).get(":effect")
             self.changed |= self._effect_predicates(effect)
-        kept = []
-        extra_predicates = []
+        kept: list[SList] = []
+        extra_predicates: list[SList] = []
         for section in sections:
             key = section[0]
             if key == ":requirements":
@@ -128,10 +141,11 @@ class _DomainCompiler:
                     raise UnsupportedFeatureError(f"line {section.line}: functions {names}: only "
                                                   "(total-cost) with unit costs is supported")
             elif key == ":predicates":
-                if any(isinstance(p, SList) and p and str(p[0]).startswith("acp-")
+                if any(isinstance(p, SList) and p and str(p[0]).startswith(_PREFIX)
                        for p in section[1:]):
-                    raise UnsupportedFeatureError("the domain already has a predicate named "
-                                                  "acp-..., the prefix of compiled ADL helpers")
+                    raise UnsupportedFeatureError(f"the domain already has a predicate named "
+                                                  f"{_PREFIX}..., the prefix of compiled ADL "
+                                                  "helpers")
                 kept.append(section)
             elif key == ":action":
                 kept.append(self._action(section, extra_predicates))
@@ -216,7 +230,7 @@ class _DomainCompiler:
     def _disjunction(self, expr: SList, extra: list) -> SList:
         variables = sorted({str(x) for atom in expr[1:] for x in atom[1:] if x.startswith("?")})
         typed = tuple((v, self._type(v)) for v in variables)
-        name = f"acp-or-{len(self.out.disjunctions) + 1}"
+        name = f"{_PREFIX}or-{len(self.out.disjunctions) + 1}"
         self.out.disjunctions[name] = (typed, tuple(tuple(str(x) for x in a) for a in expr[1:]))
         declared = [name]
         for variable, type_name in typed:
@@ -262,10 +276,16 @@ def _problem_text(text: str, compiled: _Compiled) -> str:
         if head == ":objects":
             objects = parse_typed_list(section)
             declared = {str(n) for n, _ in objects}
+            constants = dict(compiled.constants)
             section = _slist([":objects"], section.line)
             for name, type_name in objects:
                 root = type_name == "object" and compiled.typed
-                section.extend([name, "-", _OBJECT if root else type_name])
+                written = _OBJECT if root else type_name
+                if name in constants and constants[name] != written:
+                    raise PDDLValidationError(
+                        f"object {name} is declared a {type_name}, but it is a constant of the "
+                        f"domain of type {constants[name]}", section.line)
+                section.extend([name, "-", written])
             for name, type_name in compiled.constants:
                 if name not in declared:
                     section.extend([name, "-", type_name])
@@ -274,35 +294,89 @@ def _problem_text(text: str, compiled: _Compiled) -> str:
                              section.line)
         kept.append(section)
     if compiled.constants and not any(_head(s) == ":objects" for s in kept):
-        objects = [":objects"]
+        header: list[str] = [":objects"]
         for name, type_name in compiled.constants:
-            objects += [name, "-", type_name]
-        kept.insert(0, _slist(objects, define.line))
+            header += [name, "-", type_name]
+        kept.insert(0, _slist(header, define.line))
     return _write(_slist(list(define[:2]) + kept, define.line))
 
 
-def _helper_facts(problem: Problem, domain: DomainDef, compiled: _Compiled) -> set[tuple]:
-    types = problem.type_of
+def _refuse(count: int, what: str) -> None:
+    raise UnsupportedFeatureError(f"compiling {what} needs {count} helper facts, more than the "
+                                  f"limit of {MAX_HELPER_FACTS}")
 
-    def pool(type_name: str, where: frozenset = frozenset()) -> list[str]:
-        named = [{a[i + 1] for a in problem.init if a[0] == p} for p, i in where]
-        return [o for o in problem.objects if fits_type(domain, types[o], type_name)
-                and all(o in n for n in named)]
 
-    facts: set[tuple] = set()
-    for left, right in compiled.distinct:
-        facts.update((_DISTINCT, a, b) for a in pool(*left) for b in pool(*right) if a != b)
+class _Facts:
+    """The helper facts of one problem, made under :data:`MAX_HELPER_FACTS` and the deadline."""
+
+    def __init__(self, problem: Problem, domain: DomainDef) -> None:
+        self.problem = problem
+        self.domain = domain
+        self.types = problem.type_of
+        self.facts: set[Atom] = set()
+        self.planned = 0  # facts counted before making them
+        self.made = 0
+
+    def plan(self, count: int, what: str) -> None:
+        self.planned += count
+        if self.planned > MAX_HELPER_FACTS:
+            _refuse(self.planned, what)
+
+    def add(self, fact: Atom) -> None:
+        self.made += 1
+        if not self.made % _CLOCK_EVERY:
+            check_deadline("compiling the ADL preconditions")
+        self.facts.add(fact)
+
+    def pool(self, type_name: str, where: frozenset = frozenset()) -> list[str]:
+        """The objects of ``type_name`` that the initial facts name at every ``where`` place."""
+        named = [{a[i + 1] for a in self.problem.init if a[0] == p} for p, i in where]
+        return [o for o in self.problem.objects
+                if fits_type(self.domain, self.types[o], type_name) and all(o in n for n in named)]
+
+
+def _disjunct_bindings(atom: tuple, pools: dict[str, set[str]],
+                       init: frozenset[Atom]) -> list[dict[str, str]]:
+    """The bindings of ``atom``'s variables under which it is an initial fact."""
+    out = []
+    for fact in init:
+        if fact[0] != atom[0] or len(fact) != len(atom):
+            continue
+        binding: dict[str, str] = {}
+        for term, value in zip(atom[1:], fact[1:], strict=True):
+            if not term.startswith("?"):
+                if term != value:
+                    break
+            elif binding.setdefault(term, value) != value or value not in pools[term]:
+                break
+        else:
+            out.append(binding)
+    return out
+
+
+def _helper_facts(problem: Problem, domain: DomainDef, compiled: _Compiled) -> set[Atom]:
+    made = _Facts(problem, domain)
+    for left, right in sorted(compiled.distinct, key=repr):
+        lefts, rights = made.pool(*left), made.pool(*right)
+        made.plan(len(lefts) * len(rights), "(not (= ...)) (an inequality)")
+        for a in lefts:
+            for b in rights:
+                if a != b:
+                    made.add((_DISTINCT, a, b))
     for name, (typed, disjuncts) in compiled.disjunctions.items():
-        pools = [pool(t) for _, t in typed]
-        if math.prod(map(len, pools)) > _MAX_BINDINGS:
-            raise UnsupportedFeatureError(f"a disjunctive precondition over {len(typed)} "
-                                          f"variables has more than {_MAX_BINDINGS} bindings")
-        for values in itertools.product(*pools):
-            binding = dict(zip((v for v, _ in typed), values, strict=True))
-            if any((a[0],) + tuple(binding.get(x, x) for x in a[1:]) in problem.init
-                   for a in disjuncts):
-                facts.add((name, *values))
-    return facts
+        variables = [v for v, _ in typed]
+        pools = {v: made.pool(t) for v, t in typed}
+        members = {v: set(p) for v, p in pools.items()}
+        for atom in disjuncts:
+            bindings = _disjunct_bindings(atom, members, problem.init)
+            free = [v for v in variables if v not in atom[1:]]
+            made.plan(len(bindings) * math.prod(len(pools[v]) for v in free),
+                      f"a disjunction of {len(disjuncts)} static atoms")
+            for binding in bindings:
+                for values in itertools.product(*(pools[v] for v in free)):
+                    full = {**binding, **dict(zip(free, values, strict=True))}
+                    made.add((name, *(full[v] for v in variables)))
+    return made.facts
 
 
 def read_task(domain_text: str, problem_text: str) -> tuple[DomainDef, Problem]:

@@ -77,7 +77,8 @@ class Rate:
 
     def __str__(self) -> str:
         """``45.0% [25.8, 65.8] (9/20)``: the rate, its 95% interval in points, and the counts."""
-        if not self.n:
+        interval, value = self.interval, self.value
+        if interval is None or value is None:
             return "no items"
-        low, high = self.interval
-        return f"{100 * self.value:.1f}% [{100 * low:.1f}, {100 * high:.1f}] ({self.k}/{self.n})"
+        low, high = interval
+        return f"{100 * value:.1f}% [{100 * low:.1f}, {100 * high:.1f}] ({self.k}/{self.n})"
