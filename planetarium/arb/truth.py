@@ -21,7 +21,7 @@ from .instance import Instance
 from .questions import FluentSet, Question
 from .reader import Item, ListReading, read_list
 from .records import ArbRecord
-from .simulate import Run, State
+from .simulate import State, Trace
 
 NONE = "None"  # the answer "None" of a count that has no value (no inexecutable action)
 
@@ -132,20 +132,22 @@ class _Evaluator:
         return self._unique(reading.items, "action", self._plan_resolver())
 
     # -- states ---------------------------------------------------------------------------
-    def run_sequence(self, steps: list) -> Run:
+    def run_sequence(self, steps: list) -> Trace:
         return self.instance.world.run(self.instance.init, steps)
 
-    def end_state(self, steps: list, run: Run) -> State:
-        if run.failed is not None:
-            step = steps[run.failed]
-            raise _Stop("unsupported", f"the question's premise is false: step {run.failed + 1}, "
+    def end_state(self, steps: list, run: Trace) -> State:
+        if run.failure is not None:
+            index = run.failure.index
+            step = steps[index]
+            raise _Stop("unsupported", f"the question's premise is false: step {index + 1}, "
                         f"{asp(step)}, cannot be executed", self._failure(run, steps))
         return run.states[-1]
 
-    def _failure(self, run: Run, steps: list) -> dict:
-        return {"step": run.failed + 1 if run.failed is not None else None,
-                "action": asp(steps[run.failed]) if run.failed is not None else None,
-                "missing": sorted(asp((True, a)) for a in run.missing),
+    def _failure(self, run: Trace, steps: list) -> dict:
+        failure = run.failure
+        return {"step": failure.index + 1 if failure is not None else None,
+                "action": asp(steps[failure.index]) if failure is not None else None,
+                "missing": sorted(asp((True, a)) for a in (failure.missing if failure else ())),
                 "state": sorted(asp((True, a)) for a in run.states[-1])}
 
     def next_state(self, state: State) -> tuple[State, tuple]:
@@ -166,7 +168,7 @@ class _Evaluator:
             return None
         return lambda _index, meanings: (frozenset({plan[n]}) if plan[n] in meanings else meanings)
 
-    def question_state(self) -> tuple[State, list, Run]:
+    def question_state(self) -> tuple[State, list, Trace]:
         steps = self.sequence()
         run = self.run_sequence(steps)
         if self.q.state == "before_failure":
@@ -229,10 +231,10 @@ class _Evaluator:
             where = {"action": asp(step)}
             self.context["before"] = sorted(asp((True, a)) for a in self.previous)
         elif self.q.state == "before_failure":
-            if run.failed is None:
+            if run.failure is None:
                 return state, {"no_failure": True}
-            where = {"step": run.failed + 1, "action": asp(steps[run.failed]),
-                     "missing": sorted(asp((True, a)) for a in run.missing)}
+            where = {"step": run.failure.index + 1, "action": asp(steps[run.failure.index]),
+                     "missing": sorted(asp((True, a)) for a in run.failure.missing)}
         self.context["state"] = sorted(asp((True, a)) for a in state)
         return state, where
 
@@ -332,24 +334,27 @@ class _Evaluator:
     def op_steps_before_failure(self):
         steps = self.sequence()
         run = self.run_sequence(steps)
-        if run.failed is None:
+        if run.failure is None:
             return NONE, "every action can be executed", {}
-        return run.failed, f"step {run.failed + 1} cannot be executed", self._failure(run, steps)
+        index = run.failure.index
+        return index, f"step {index + 1} cannot be executed", self._failure(run, steps)
 
     def op_first_failure(self):
         steps = self.sequence()
         run = self.run_sequence(steps)
-        if run.failed is None:
+        if run.failure is None:
             return frozenset(), "every action can be executed", {}
-        return (frozenset({steps[run.failed]}), f"step {run.failed + 1} cannot be executed",
+        index = run.failure.index
+        return (frozenset({steps[index]}), f"step {index + 1} cannot be executed",
                 self._failure(run, steps))
 
     def op_sequence_executable(self):
         steps = self.sequence()
         run = self.run_sequence(steps)
-        if run.failed is None:
+        if run.failure is None:
             return True, "every action can be executed", {}
-        return False, f"step {run.failed + 1}, {asp(steps[run.failed])}, cannot be executed", \
+        index = run.failure.index
+        return False, f"step {index + 1}, {asp(steps[index])}, cannot be executed", \
             self._failure(run, steps)
 
     def op_executable_at(self):
@@ -364,8 +369,8 @@ class _Evaluator:
         if len(action) != 1:
             raise _Stop("unsupported", f"cannot read the action {self.q.action!r}")
         run = self.run_sequence(steps[:k - 1])
-        if run.failed is not None:
-            return False, f"step {run.failed + 1} already cannot be executed", \
+        if run.failure is not None:
+            return False, f"step {run.failure.index + 1} already cannot be executed", \
                 self._failure(run, steps)
         missing = self.instance.world.missing(action[0], run.states[-1])
         if missing:
