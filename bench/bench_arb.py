@@ -1,13 +1,14 @@
 """Time ``planetarium arb score`` with the stored answers fed back, and watch its memory.
 
-    python bench/bench_arb.py [QUESTIONS ...] [--repeat 3]
+    python bench/bench_arb.py [QUESTIONS ...] [--repeat 3] [--workers N]
 
 QUESTIONS defaults to ARB's released sample when a copy is at hand (``ARB_REFERENCE`` or
 ``/work/shared/reference/arb/questions``), else this project's fixtures.  Prints, for each of
 ``--repeat`` runs of the whole command in a fresh process (start-up included): wall seconds,
-CPU seconds and peak resident memory; then, in this process, the resident memory after every
-tenth of the questions, to show it stays flat (rows are written as they are scored, records
-and instances are the only things kept).
+CPU seconds (every process's) and the largest process's peak resident memory (``--workers``:
+the command's worker processes, default its own: the usable CPUs); then, in this process, the
+resident memory after every tenth of the questions, to show it stays flat (rows are written as
+they are scored, records and instances are the only things kept).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("questions", nargs="*")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--workers", type=int, help="arb score --workers (default: its own)")
     args = parser.parse_args()
     questions = args.questions or _default()
     with tempfile.TemporaryDirectory() as tmp:
@@ -52,9 +54,10 @@ def main() -> None:
         for run in range(args.repeat):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
+            workers = [] if args.workers is None else ["--workers", str(args.workers)]
             subprocess.run([sys.executable, "-m", "planetarium.cli", "arb", "score", *questions,
-                            "--responses", str(gold), "--out", str(Path(tmp) / "s.jsonl")],
-                           check=True, capture_output=True)
+                            "--responses", str(gold), "--out", str(Path(tmp) / "s.jsonl"),
+                            *workers], check=True, capture_output=True)
             wall = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)

@@ -11,8 +11,9 @@ hostile rewrites (:mod:`planetarium.testing.fuzz`, unparseable answers).  Each i
 
 Prints: how many answers of each kind, how many certificates were checked and verified, the
 share of renamings proven optimal, time per answer graded without and with the explanation
-(median, p95, max; both include solving), and the error categories per mutation.  Single process, on a
-shared machine: timings are indicative.
+(median, p95, max; both include solving), the error categories per mutation, and the time to
+explain an obvious "no" (a 4-block ground truth against thousands of blocks).  Single process,
+on a shared machine: timings are indicative.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = generate(load_config(args.config))
     rng.shuffle(rows)
     rows = rows[:args.rows] if args.rows else rows
-    kinds, categories = Counter(), defaultdict(Counter)
+    kinds: Counter[str] = Counter()
+    categories: defaultdict[str, Counter[str]] = defaultdict(Counter)
     checked = verified = optimal = incomplete = 0
     plain_ms, explained_ms, failures = [], [], []
     for row, how, text in answers(rows, args.per_row, rng):
@@ -81,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         if check.checked:
             checked += 1
             verified += check.ok
-            optimal += e.optimal
+            optimal += e is not None and e.optimal
             if not check.ok:
                 failures.append(f"{row['id']} {how}: {check.why}")
     total = sum(kinds.values())
@@ -98,7 +100,32 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {how:40s} " + ", ".join(f"{c} {n}" for c, n in counts.most_common()))
     for line in failures[:20]:
         print("FAILED", line)
+    obvious_no()
     return 0 if verified == checked else 1
+
+
+def obvious_no(sizes: tuple[int, ...] = (500, 2000)) -> None:
+    """Seconds to grade, and to grade and explain, a 4-block ground truth against answers with
+    thousands of blocks (the object count alone says no): the explanation's cost should follow
+    that difficulty, not the 30 s limit."""
+    def tower(blocks: list[str]) -> str:
+        facts = " ".join(f"(on-table {b}) (clear {b})" for b in blocks)
+        goal = " ".join(f"(on {x} {y})" for x, y in zip(blocks[:3], blocks[1:4], strict=True))
+        return (f"(define (problem p) (:domain blocksworld) (:objects {' '.join(blocks)})\n"
+                f"(:init (arm-empty) {facts})\n(:goal (and {goal})))")
+
+    truth = tower(["b1", "b2", "b3", "b4"])
+    for size in sizes:
+        answer = tower([f"x{i}" for i in range(size)])
+        times = []
+        for explain in (False, True):
+            start = time.perf_counter()
+            result = grade(truth, answer, options=GradeOptions(timeout_s=30.0, explain=explain))
+            times.append(time.perf_counter() - start)
+        e = result.explanation
+        print(f"obvious no, 4 blocks against {size}: grade {times[0]:.2f} s, with explanation "
+              f"{times[1]:.2f} s (complete: {e is not None and e.complete}, optimal: "
+              f"{e is not None and e.optimal})")
 
 
 if __name__ == "__main__":

@@ -29,11 +29,11 @@ from typing import Any, NamedTuple
 from .grading import GradeOptions, GradeResult, Stage, Status, grade, prepared_truth
 from .jsonl import JsonLineError, decode, numbered_lines
 from .limits import Deadline, collector_paused, deadline_for
-from .loop import GRACE_S, MAX_WORKERS, max_workers, run_items
+from .loop import GRACE_S, MAX_WORKERS, ItemLoop, max_workers
 from .pool import Lost, LostKind
 
-__all__ = ["GRACE_S", "MAX_WORKERS", "BadItem", "grade_batch", "grade_item", "item_key",
-           "lost_result", "max_workers", "read_items", "resume_output", "skip_done"]
+__all__ = ["GRACE_S", "MAX_WORKERS", "BadItem", "grade_batch", "grade_item", "grading_loop",
+           "item_key", "lost_result", "max_workers", "read_items", "resume_output", "skip_done"]
 
 
 @dataclass(frozen=True)
@@ -256,15 +256,21 @@ def grade_batch(items: Iterable[dict | BadItem], *, options: GradeOptions | None
     killed and its item reported as ``timeout``.  ``progress`` shows a tqdm bar on standard
     error, labelled ``desc``.
     """
-    options = options or GradeOptions()
+    with grading_loop(options or GradeOptions(), workers=workers, grace_s=grace_s) as loop:
+        yield from loop.run(items, total=total, progress=progress, label=desc, unit="pair")
+
+
+def grading_loop(options: GradeOptions, *, workers: int | None = None,
+                 grace_s: float = GRACE_S) -> ItemLoop[dict | BadItem, GradeResult]:
+    """The item loop :func:`grade_batch` grades on, for callers that keep it open across many
+    runs (Ray Data's grader actors: a persistent pool, each worker's ground truths kept)."""
 
     def lost(item: dict | BadItem, why: Lost) -> GradeResult:
         return lost_result(why, options.timeout_s,
                            item.id if isinstance(item, BadItem) else item.get("id"))
 
-    yield from run_items(partial(_graded, options=options), items, timeout_s=options.timeout_s,
-                         lost=lost, workers=workers, total=total, progress=progress, label=desc,
-                         unit="pair", grace_s=grace_s)
+    return ItemLoop(partial(_graded, options=options), timeout_s=options.timeout_s, lost=lost,
+                    workers=workers, grace_s=grace_s)
 
 
 def _graded(item: dict | BadItem, deadline: Deadline, options: GradeOptions) -> GradeResult:

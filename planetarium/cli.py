@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Iterable
 from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 
@@ -26,6 +26,8 @@ from .grading import GradeOptions, GradeResult, Status
 
 if TYPE_CHECKING:
     from .batch import PartialOutput, Tally
+    from .domains import Domain
+    from .pddl import Problem
 
 
 class ExitCode(IntEnum):
@@ -65,7 +67,7 @@ class LazyGroup(click.Group):
     #: reads what the llm layer writes, so the llm layer cannot import it.
     extra = {"eval": ("planetarium.viewer.cli", "view_command")}
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         """A missing optional extra (with its ``pip install``) and a file the system refused are
         one line in every command."""
         from .errors import MissingExtraError
@@ -84,7 +86,7 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))
 
-    def get_command(self, ctx: click.Context, name: str):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in self.lazy:
             import importlib
 
@@ -361,7 +363,8 @@ def _register_domain_file(path: str) -> None:
     register_domain(Domain(name, text))
 
 
-def _load_problem(problem_path: str, domain_arg: str | None, relax_typing: bool = False):
+def _load_problem(problem_path: str, domain_arg: str | None,
+                  relax_typing: bool = False) -> tuple[Domain, Problem]:
     """Read a problem file; the domain is a registered name, a domain file, or its (:domain)."""
     from .domains import Domain, get_domain
     from .errors import PlanetariumError, ResourceLimitError
@@ -389,7 +392,7 @@ def _load_problem(problem_path: str, domain_arg: str | None, relax_typing: bool 
 @main.command()
 @click.argument("args", nargs=-1, required=True)
 @click.option("--timeout", type=SECONDS, default=60.0, show_default=True)
-def plan(args, timeout) -> None:
+def plan(args: tuple[str, ...], timeout: float) -> None:
     """Print a plan for a problem: plan [DOMAIN] PROBLEM.pddl.
 
     DOMAIN is a registered domain name or a domain file; by default the problem's (:domain).
@@ -412,7 +415,7 @@ def plan(args, timeout) -> None:
         click.echo(f"; {SolveStatus.TIMEOUT}: {err}", err=True)
         sys.exit(ExitCode.UNDECIDED)
     result = check_solvable(domain, problem, deadline)
-    if result.status is SolveStatus.SOLVABLE:
+    if result.status is SolveStatus.SOLVABLE and result.plan is not None:
         click.echo(format_plan(result.plan).rstrip("\n"))
         click.echo(f"; {len(result.plan)} step(s), validated", err=True)
         return
@@ -425,7 +428,7 @@ def plan(args, timeout) -> None:
 @click.argument("problem_path", metavar="PROBLEM.pddl", type=click.Path(dir_okay=False))
 @click.argument("plan_path", metavar="PLAN", type=click.Path(dir_okay=False))
 @click.option("--domain", "domain_arg", help="Domain name or domain file (default: the problem's).")
-def validate(problem_path, plan_path, domain_arg) -> None:
+def validate(problem_path: str, plan_path: str, domain_arg: str | None) -> None:
     """Replay PLAN on PROBLEM.pddl; exit 0 if it reaches the goal, 1 if not."""
     from .errors import PDDLSyntaxError
     from .strips.plan_io import parse_plan
@@ -474,13 +477,13 @@ def plugins() -> None:
 
 @main.command()
 @click.option("--workers", type=click.IntRange(1), default=None)
-def demo(workers) -> None:
+def demo(workers: int | None) -> None:
     """Grade the built-in sample of model outputs and print the summary."""
     from importlib.resources import files
 
     from .batch import Tally, grade_batch, read_items
 
-    sample = files("planetarium").joinpath("samples", "pairs.jsonl")
+    sample = files("planetarium") / "samples" / "pairs.jsonl"  # joinpath takes one name on 3.10
     click.echo(f"Grading the built-in sample {sample.name} ...", err=True)
     tally = Tally()
     for result in grade_batch(read_items(str(sample)), workers=workers,

@@ -37,7 +37,7 @@ class OutDir(click.Path):
         super().__init__(file_okay=False)
 
     def convert(self, value, param, ctx):
-        path = Path(super().convert(value, param, ctx))
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))  # a str (no path_type)
         place = path
         while not place.exists() and place != place.parent:
             place = place.parent

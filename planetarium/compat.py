@@ -53,6 +53,7 @@ from .grading import (
     prepare_ground_truth,
 )
 from .graph import GOAL, INIT, SearchBudget, build_graph, isomorphic
+from .limits import MAX_TIMEOUT_S, Deadline
 from .pddl import Atom, Problem, parse_domain
 from .planning import SolveStatus, check_solvable
 from .strips.plan_io import GroundStep, format_plan
@@ -250,7 +251,8 @@ def plan(problem: ProblemGraph, domain: str | None = None) -> list[GroundStep]:
     ``ValueError`` when none exists and :class:`~planetarium.errors.ResourceLimitError` when the
     search runs out of time."""
     problem = _with_domain(problem, domain)
-    found = check_solvable(problem.domain_definition, problem.problem, timeout_s=None)
+    found = check_solvable(problem.domain_definition, problem.problem,
+                           Deadline.start(MAX_TIMEOUT_S))
     if found.status is SolveStatus.SOLVABLE and found.plan is not None:
         return list(found.plan)
     if found.status is SolveStatus.UNSOLVABLE:

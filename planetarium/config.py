@@ -187,6 +187,8 @@ def build(cls: type[T], data: Any, *, source: str = "config", key: str = "") -> 
 def _build(cls: type[T], data: Any, key: str) -> T:
     if not isinstance(data, Mapping):
         raise ConfigError(f"expected a mapping of settings, got {_show(data)}", key=key or None)
+    if not dataclasses.is_dataclass(cls):  # a programming error, not a user's
+        raise TypeError(f"settings are read into dataclasses, not {cls!r}")
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
     unknown = sorted(str(k) for k in data if k not in fields)
     if unknown:
@@ -253,7 +255,7 @@ def coerce(hint: Any, value: Any, key: str) -> Any:
         key_type, item = args or (Any, Any)
         return {coerce(key_type, k, key): coerce(item, v, _join(key, str(k)))
                 for k, v in value.items()}
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _build(hint, value, key)
     if isinstance(hint, type) and issubclass(hint, Enum):
         try:

@@ -7,6 +7,8 @@ boundary (``raise ... from err``) so users never have to know which library sat 
 
 from __future__ import annotations
 
+from types import ModuleType
+
 #: The name Planetarium is published under on PyPI.  The import name and the command stay
 #: ``planetarium``; PyPI's ``planetarium`` is an unrelated package, so every install line names
 #: this one (``tests/test_distribution.py`` checks the repository for the bare name).
@@ -64,7 +66,7 @@ class MissingExtraError(PlanetariumError, ImportError):
         self.extra = extra
 
 
-def require(module: str, extra: str):
+def require(module: str, extra: str) -> ModuleType:
     """Import ``module`` or raise :class:`MissingExtraError` naming the extra that provides it."""
     import importlib
 

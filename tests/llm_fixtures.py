@@ -8,6 +8,7 @@ and gripper the Planetarium dataset uses.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -158,15 +159,20 @@ class ChatServer:
     """A chat-completions endpoint on 127.0.0.1 in a thread, answering from a script.
 
     ``script`` is a list of HTTP status codes served in order to successive requests (then 200
-    forever); a 200 echoes the last user message's first 40 characters so answers are checkable.
-    Every request body and its headers are kept in ``requests``.
+    forever); a 200 answers ``answer(last user message)`` (default: its first 40 characters, so
+    answers are checkable), as one JSON body or, when the request asks ``stream: true``, as
+    server-sent chunks ending in ``[DONE]``.  Every request body and its headers are kept in
+    ``requests``; ``retry_after``: the Retry-After header of every error answer.
     """
 
-    def __init__(self, script: list[int] | None = None) -> None:
+    def __init__(self, script: list[int] | None = None,
+                 answer: Callable[[str], str] | None = None,
+                 retry_after: str | None = None) -> None:
         import threading
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
         self.script = list(script or [])
+        self.answer = answer or (lambda prompt: prompt[:40])
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         server = self
@@ -179,8 +185,10 @@ class ChatServer:
                         {"path": self.path, "body": body, "headers": dict(self.headers)}
                     )
                     status = server.script.pop(0) if server.script else 200
+                usage = {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}
+                kind = "application/json"
                 if status == 200:
-                    text = body["messages"][-1]["content"][:40]
+                    text = server.answer(body["messages"][-1]["content"])
                     payload = {
                         "choices": [
                             {
@@ -188,14 +196,26 @@ class ChatServer:
                                 "finish_reason": "stop",
                             }
                         ],
-                        "usage": {"prompt_tokens": 7, "completion_tokens": 3},
+                        "usage": usage,
                     }
                 else:
                     payload = {"error": {"message": f"scripted {status}"}}
                 data = json.dumps(payload).encode()
+                if status == 200 and body.get("stream"):
+                    kind = "text/event-stream"
+                    head = {"id": "chat-1", "object": "chat.completion.chunk", "created": 0,
+                            "model": body.get("model", "")}
+                    chunks = [{**head, "choices": [{"index": 0, "finish_reason": None, "delta": {
+                                  "role": "assistant", "content": text}}]},
+                              {**head, "choices": [{"index": 0, "finish_reason": "stop",
+                                                    "delta": {}}], "usage": usage}]
+                    data = b"".join(f"data: {json.dumps(c)}\n\n".encode() for c in chunks)
+                    data += b"data: [DONE]\n\n"
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(data)))
+                if status != 200 and retry_after is not None:
+                    self.send_header("Retry-After", retry_after)
                 self.end_headers()
                 self.wfile.write(data)
 

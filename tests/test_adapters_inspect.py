@@ -1,7 +1,14 @@
 """`inspect eval planetarium/planetarium` (the task registered in the ``inspect_ai`` entry-point
-group, as an installed package declares it: a dist-info directory on the path, no pip) with
-Inspect's ``hf`` provider on the tiny local model (greedy): the same answers, verdicts and
-statuses as our own ``eval run`` + ``eval grade``."""
+group, as an installed package declares it: the package and its dist-info directory in a
+``site-packages`` folder on the path, no pip) with Inspect's ``hf`` provider on the tiny local
+model (greedy): the same answers, verdicts and statuses as our own ``eval run`` + ``eval
+grade``.
+
+The installation is laid out as pip lays out a regular one, not as the checkout's editable
+install: Inspect prefixes a task with its package's name only when the package lives in a
+``site-packages`` folder or is an editable install of a distribution *named like the package*,
+and ours is ``planetarium-pddl`` (from a checkout, name the file:
+``inspect eval planetarium/adapters/inspect_task.py@planetarium``, as the README says)."""
 
 from __future__ import annotations
 
@@ -19,17 +26,21 @@ from llm_fixtures import (
     our_answers_and_verdicts,
 )
 
+import planetarium
+
 pytest.importorskip("inspect_ai")
 
 
 def test_inspect_verdicts_equal_ours(tmp_path, tiny_model):
     rows = one_row_per_domain(tmp_path / "rows.jsonl")
     logs = tmp_path / "logs"
-    dist = tmp_path / "site" / "planetarium_inspect-0.1.dist-info"
+    site = tmp_path / "site-packages"
+    dist = site / "planetarium_pddl-0.1.dist-info"
     dist.mkdir(parents=True)
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: planetarium-inspect\nVersion: 0.1\n")
+    (site / "planetarium").symlink_to(Path(planetarium.__file__).parent, target_is_directory=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: planetarium-pddl\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text("[inspect_ai]\nplanetarium = planetarium.adapters.inspect_task\n")
-    env = offline_env(tmp_path / "site", checkout=False)
+    env = offline_env(site, checkout=False)
     done = subprocess.run(
         [sys.executable, "-m", "inspect_ai", "eval", "planetarium/planetarium",
          "--model", f"hf/{tiny_model}", "-M", "do_sample=false", "-M", "device=cpu",

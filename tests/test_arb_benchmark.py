@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from viewer_fixtures import page_policy_breaches
 
 from planetarium.arb.records import load_records
 from planetarium.arb.score import deadline_for_item, score_record
@@ -90,3 +91,4 @@ def test_eval_run_grade_report_and_view_on_the_tiny_model(tmp_path, tiny_model):
     assert viewed.exit_code == 0, viewed.output
     page = next((tmp_path / "view" / "items").iterdir()).read_text()
     assert "State the question is about" in page and "recomputed answer" in page
+    assert page_policy_breaches(tmp_path / "view") == []

@@ -24,6 +24,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from llm_fixtures import demo_rows, make_answered_run, write_rows
+from viewer_fixtures import page_policy_breaches
 
 from planetarium.acp.data import AcpDataError, load_items
 from planetarium.acp.grades import outcome
@@ -116,6 +117,7 @@ def test_toy_benchmark_from_outside_gets_everything_the_package_offers(tmp_path,
     status = "correct" if verdicts[1]["correct"] else (
         "not parseable" if not verdicts[1]["metrics"]["parseable"] else "not correct")
     assert f">{status}</span>" in page
+    assert page_policy_breaches(tmp_path / "view") == []  # the viewer's CSP holds here too
 
     # lm-eval: a task per registered benchmark, the toy's among them
     tasks = Path(_run(env, "-m", "planetarium.adapters.lm_eval", "--out", str(tmp_path / "tasks")
@@ -191,6 +193,7 @@ def test_acpbench_runs_through_the_same_commands_with_the_shared_status(tmp_path
     assert index.count("<tr data-kind=") == 3 and 'id="filter-task"' in index
     pages = sorted((tmp_path / "view" / "items").glob("*.html"))
     assert len(pages) == 3 and all("<h2>Prompt</h2>" in p.read_text(encoding="utf-8") for p in pages)
+    assert page_policy_breaches(tmp_path / "view") == []
     empty = runner.invoke(main, [*argv, "--set", "benchmark.split=[test]", "--out",
                                  str(tmp_path / "empty")])  # the fixtures hold dev files only
     assert empty.exit_code == 1 and "benchmark: no acpbench items in" in empty.output

@@ -95,3 +95,13 @@ def test_connection_errors_are_retried_then_fail():
     backend = make_backend(_config(f"http://127.0.0.1:{port}/v1", max_retries=1), "m")
     with pytest.raises(BackendError, match="ConnectError"):
         backend.generate(_chats(1))
+
+
+@pytest.mark.parametrize("retry_after", ["-1", "nan", "Wed, 21 Oct 2015 07:28:00 GMT", "0"])
+def test_unusable_retry_after_falls_back_to_backoff(retry_after):
+    """A negative or NaN Retry-After made ``time.sleep`` raise (found while type-checking); a
+    date is not seconds.  Each is retried after the configured backoff instead."""
+    with ChatServer(script=[429, 503], retry_after=retry_after) as server:
+        [answer] = make_backend(_config(server.base_url, concurrency=1), "m").generate(_chats(1))
+    assert len(server.requests) == 3
+    assert answer.error is None and answer.text == _chats(1)[0][0]["content"][:40]

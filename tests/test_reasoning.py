@@ -121,6 +121,16 @@ def test_applicability_progression_and_runs_match_the_ground_actions(task):
         state = after
 
 
+@pytest.mark.parametrize("task", SMALL, ids=lambda t: t.domain.name)
+def test_a_task_over_the_objects_alone_answers_as_the_problems_task(task):
+    bare = GroundedTask.over_objects(task.domain, task.types, task.state)
+    actions = {(a.name,) + a.args: a for a in ground_actions(task.domain, task.problem)}
+    assert bare.applicable_actions() == {s for s, a in actions.items() if a.pre <= task.state}
+    for step, action in actions.items():
+        assert bare.unmet(task.state, step) == action.pre - task.state
+        assert bare.action(step) is bare.action(step)  # grounded once
+
+
 def test_run_stops_at_the_first_inexecutable_step_and_says_why():
     task = _task(SWITCHES, SWITCHES_PROBLEM)
     trace = task.run(task.state, [("set1",), ("set2",), ("set1",), ("set3",)])

@@ -35,10 +35,10 @@ def reads(tmp_path, monkeypatch) -> Path:
     log = tmp_path / "reads.log"
     real = truths._read
 
-    def counted(gt, relax_typing):
+    def counted(gt, relax_typing, domain=None):
         with open(log, "a") as handle:
             handle.write(f"{os.getpid()} {hash(gt)} {relax_typing}\n")
-        return real(gt, relax_typing)
+        return real(gt, relax_typing, domain)
 
     monkeypatch.setattr(truths, "_read", counted)
     log.touch()

@@ -6,6 +6,7 @@ The browser half (filters, item pages, screenshots) is tests/test_viewer_browser
 
 from __future__ import annotations
 
+import http.client
 import re
 import threading
 import urllib.request
@@ -16,9 +17,16 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from viewer_fixtures import HOSTILE, graded_runs
+from viewer_fixtures import (
+    BIDI_CONTROLS,
+    HOSTILE,
+    graded_runs,
+    page_policy_breaches,
+    parsed_page,
+)
 
 from planetarium.cli import main
+from planetarium.presentation import pages
 from planetarium.presentation.pages import Scenes
 from planetarium.viewer import build_viewer
 from planetarium.viewer.cli import make_server
@@ -218,7 +226,72 @@ def test_eval_view_command(runs, tmp_path):
     assert failed.exit_code == 1 and "not graded yet" in failed.output
 
 
+def test_pages_forbid_inline_script_and_show_bidi_controls(runs, tmp_path):
+    """Script and style are files beside the pages, and the policy forbids them inline (and
+    event-handler attributes): a slip in escaping could add markup, never code.  Bidi control
+    characters from a model show as visible markers, never raw."""
+    index = build_viewer(list(runs), tmp_path / "view")
+    assert page_policy_breaches(tmp_path / "view") == []
+    assert [t for t, a in parsed_page(index).tags if t == "script"] == ["script"]
+    pages = sorted((tmp_path / "view" / "items").glob("*.html"))
+    hostile = next(p for p in pages if "-541" in p.name).read_text(encoding="utf-8")
+    assert "oops ⟨U+202E⟩(on b1 b2)⟨U+202C⟩ ⟨U+2067⟩rtl⟨U+2069⟩" in hostile
+    assert '<pre class="answer" dir="auto">' in hostile
+
+
+def _shown(text: str) -> str:
+    """``text`` as the page must show it: bidi controls as markers (spelt out here)."""
+    return "".join(f"⟨U+{ord(c):04X}⟩" if c in BIDI_CONTROLS else c for c in text)
+
+
+#: One of each section type a benchmark's pages are made of, every string the hostile answer.
+SECTIONS = (
+    pages.Text("t", HOSTILE), pages.Note(HOSTILE), pages.Code("c", HOSTILE),
+    pages.Fields("f", (("k", HOSTILE),)), pages.Grid("g", ("k", "v"), (("k", (
+        pages.Cell("v", HOSTILE),)),)), pages.Chat("p", (("user", HOSTILE),)),
+)
+
+
+@pytest.mark.parametrize("part", SECTIONS, ids=lambda part: type(part).__name__)
+def test_every_section_type_shows_model_text_as_isolated_text(part):
+    """Whatever a benchmark's page holds (ACPBench's, ARB's, an outside benchmark's), model text
+    is escaped, its bidi controls shown as markers, in an element with its own direction."""
+    from html import escape
+
+    from planetarium.viewer.html import section
+
+    html = section(part, "h3")
+    assert not set(html) & set(BIDI_CONTROLS) and "<script" not in html and "<img" not in html
+    assert f'dir="auto">{escape(_shown(HOSTILE))}<' in html, html
+
+
+def test_explanation_names_are_isolated():
+    """Renamings name model objects inline among other text: each in its own ``<bdi>``."""
+    from planetarium.viewer.html import section
+
+    html = section(pages.Explanation("e", {"kind": "not-equivalent",
+                                           "renaming": {"\u202eevil": "b1"}}), "h3")
+    assert "<bdi>⟨U+202E⟩evil</bdi> → <bdi>b1</bdi>" in html
+    assert "\u202e" not in html
+
+
+def _get(port: int, path: str, host: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    """A GET with the ``Host`` header a browser would send (or ``host``, as a rebinding page's
+    request would carry)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.putrequest("GET", path, skip_host=True)
+        connection.putheader("Host", f"127.0.0.1:{port}" if host is None else host)
+        connection.endheaders()
+        reply = connection.getresponse()
+        return reply.status, {k.lower(): v for k, v in reply.getheaders()}, reply.read()
+    finally:
+        connection.close()
+
+
 def test_serve_on_localhost_only(runs, tmp_path):
+    """--serve: 127.0.0.1 only, requests for this machine only (DNS rebinding), files only (no
+    listings), the policy as a header with no sniffing, framing or referrers."""
     build_viewer(list(runs), tmp_path)
     server = make_server(tmp_path, 0)
     host, port = server.server_address[:2]
@@ -228,6 +301,25 @@ def test_serve_on_localhost_only(runs, tmp_path):
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/index.html", timeout=10) as reply:
             assert reply.status == 200 and b"Planetarium run viewer" in reply.read()
+        status, headers, body = _get(port, "/")
+        assert status == 200 and b"Planetarium run viewer" in body
+        policy = headers["content-security-policy"]
+        assert "'unsafe-inline'" not in policy and "frame-ancestors 'none'" in policy
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == "DENY" and headers["referrer-policy"] == "no-referrer"
+        status, headers, _ = _get(port, "/viewer.js")
+        assert status == 200 and "javascript" in headers["content-type"]
+        assert _get(port, "/", f"localhost:{port}")[0] == 200
+        assert _get(port, "/", "LOCALHOST")[0] == 200
+        for rebound in ("evil.example", f"evil.example:{port}", f"127.0.0.1:{port + 1}",
+                        f"127.0.0.1.evil.example:{port}", f"localhost:{port}@evil.example", ""):
+            status, headers, body = _get(port, "/index.html", rebound)
+            assert status == 421 and b"Planetarium" not in body, rebound
+            assert headers["x-content-type-options"] == "nosniff"
+        for folder in ("/items/", "/items"):
+            status, _, body = _get(port, folder)
+            assert status in (301, 404) and b"<a href=" not in body, folder
+        assert _get(port, "/items/")[0] == 404
     finally:
         server.shutdown()
         server.server_close()

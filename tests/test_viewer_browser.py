@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from viewer_fixtures import HOSTILE, graded_runs
+from viewer_fixtures import HOSTILE, graded_arb_run, graded_runs
 
 from planetarium.viewer import build_viewer
 
@@ -44,6 +44,7 @@ def browser():
         _missing("selenium is not installed (pip install selenium; it is in the [dev] extra)")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # for _no_console_errors
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                  "--window-size=1400,1000", "--hide-scrollbars"):
         options.add_argument(flag)
@@ -52,6 +53,18 @@ def browser():
     driver.set_page_load_timeout(20)
     yield driver
     driver.quit()
+
+
+@pytest.fixture(autouse=True)
+def _no_console_errors(request):
+    """Every test ends with an empty error console: a blocked inline script or style, a file
+    the policy refused (a CSP violation is a console error), a script error."""
+    yield
+    if "browser" not in request.fixturenames:
+        return
+    errors = [entry["message"] for entry in request.getfixturevalue("browser").get_log("browser")
+              if entry["level"] == "SEVERE"]
+    assert not errors, errors
 
 
 @pytest.fixture(scope="module")
@@ -158,7 +171,10 @@ def test_hostile_answer_stays_text(browser, viewer, artefacts):
     browser.find_element(LINK, "541").click()
     assert browser.execute_script("return window.__pwned === undefined")
     answer = browser.find_elements(CSS, "section.run")[0]
-    assert answer.find_element(CSS, "pre.answer").get_attribute("textContent") == HOSTILE
+    shown = answer.find_element(CSS, "pre.answer").get_attribute("textContent")
+    # the text as written, its bidi controls shown as markers, not obeyed
+    assert shown == HOSTILE.replace("\u202e", "⟨U+202E⟩").replace("\u202c", "⟨U+202C⟩") \
+        .replace("\u2067", "⟨U+2067⟩").replace("\u2069", "⟨U+2069⟩")
     assert not browser.find_elements(CSS, "section.run img")
     _screenshot(browser, artefacts / "item-hostile.png")
 
@@ -174,3 +190,45 @@ def test_rover_labels_are_legible_at_default_zoom(browser, viewer):
     assert sizes and any(text.startswith("waypoint") for text, _ in sizes)
     small = [(text, round(px, 1)) for text, px in sizes if px < 10]
     assert small == [], small
+
+
+def test_served_pages_work_under_the_header_policy(browser, viewer):
+    """``eval view --serve``: the same pages over HTTP, with the policy also sent as a header;
+    the filter script (a file) runs, nothing is blocked (the console stays clean)."""
+    import threading
+
+    from planetarium.viewer.cli import make_server
+
+    server = make_server(viewer.parent, 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        assert browser.find_element(ID, "count").text == "7 of 7 items shown"
+        browser.find_element(ID, "filter-text").send_keys("gripper")
+        assert _visible_ids(browser) == ["575", "601"]
+        browser.find_element(LINK, "575").click()
+        assert browser.find_element(TAG, "h1").text == "Item 575"
+        assert browser.execute_script(
+            "return getComputedStyle(document.body).fontFamily").startswith("system-ui")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_another_benchmarks_pages_run_under_the_policy(browser, tmp_path):
+    """ARB's pages (a question, a prompt chat, states, an answer's fields, the reference) under
+    the same policy: the index's filter script runs, nothing is blocked (the console stays
+    clean), the hostile answer stays text with its bidi controls shown."""
+    view = build_viewer([graded_arb_run(tmp_path)], tmp_path / "view")
+    browser.get(view.as_uri())
+    assert browser.find_element(ID, "count").text == "4 of 4 items shown"
+    assert browser.execute_script(
+        "return getComputedStyle(document.body).fontFamily").startswith("system-ui")
+    links = [a.get_attribute("href") for a in browser.find_elements(CSS, "#items td a")]
+    for link in links:
+        browser.get(link)
+        assert browser.find_elements(TAG, "h2") and browser.find_elements(CSS, "section.run")
+    assert browser.execute_script("return window.__pwned === undefined")
+    shown = browser.find_element(CSS, "section.run pre.answer").get_attribute("textContent")
+    assert "⟨U+202E⟩(on b1 b2)⟨U+202C⟩" in shown and "<script>" in shown

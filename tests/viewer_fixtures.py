@@ -8,14 +8,16 @@ which records each verdict's explanation.
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 from llm_fixtures import make_answered_run
 
-#: What the hostile answer tries: if any of it ran, ``window.__pwned`` would be set.
+#: What the hostile answer tries: if any of it ran, ``window.__pwned`` would be set; its bidi
+#: controls (an override, an isolate) would reorder what a reader sees if shown raw.
 HOSTILE = ('<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
-           '(define (problem oops')
+           '(define (problem oops \u202e(on b1 b2)\u202c \u2067rtl\u2069')
 
 #: Dataset rows (demo dataset, held-out test split) and how each answer differs from its truth.
 MUTATIONS: dict[str, list[tuple[str, str]]] = {
@@ -76,3 +78,91 @@ def graded_runs(tmp_path: Path) -> tuple[Path, Path]:
         grade_run(run_dir, workers=1, progress=False)
         dirs.append(run_dir)
     return dirs[0], dirs[1]
+
+
+#: ActionReasoningBench's fixture records (another benchmark's pages in the viewer).
+ARB_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "arb"
+
+
+def graded_arb_run(tmp_path: Path, n: int = 4) -> Path:
+    """An ARB run over the first ``n`` fixture items, graded: the stored answers, the last
+    replaced by :data:`HOSTILE`."""
+    from planetarium.benchmarks import get_benchmark
+    from planetarium.config import build
+    from planetarium.llm.grade import grade_run
+
+    arb = get_benchmark("arb")
+    items = arb.load_items(build(arb.config_type, {"name": "arb", "dataset": str(ARB_FIXTURES),
+                                                   "split": [None], "limit": n}))
+    answers = [f"[ANSWER]\n{item['answer']}" for item in items[:-1]] + [HOSTILE]
+    run_dir = tmp_path / "arb"
+    make_answered_run(run_dir, "arb", items, answers, benchmark="arb",
+                      dataset=str(ARB_FIXTURES), limit=n)
+    grade_run(run_dir, workers=1, progress=False)
+    return run_dir
+
+
+#: Unicode's Bidi_Control characters (spelt out here, not taken from the code under test).
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+class PageTags(HTMLParser):
+    """Every start tag of a page with its attributes, and the text inside ``<script>``s."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.script_text = ""
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        self._in_script = tag == "script"
+
+    def handle_startendtag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.script_text += data
+
+
+def parsed_page(path: Path) -> PageTags:
+    parsed = PageTags()
+    parsed.feed(path.read_text(encoding="utf-8"))
+    return parsed
+
+
+def page_policy_breaches(view: Path) -> list[str]:
+    """What breaks the viewer's page policy in the viewer folder ``view`` (its index and every
+    item page, whatever benchmark wrote them): one content security policy per page, with no
+    ``'unsafe-inline'`` and scripts and styles from the folder only; no inline script, no
+    ``<style>``, no ``style`` or event-handler attribute; every linked file there; no raw bidi
+    control character.  Empty when all holds."""
+    pages = [view / "index.html", *sorted((view / "items").glob("*.html"))]
+    breaches = [] if len(pages) > 1 else [f"{view}: no item pages"]
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        parsed = PageTags()
+        parsed.feed(html)
+        policies = [a.get("content") or "" for t, a in parsed.tags
+                    if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+        if len(policies) != 1 or "'unsafe-inline'" in policies[0] or not all(
+                rule in policies[0] for rule in ("default-src 'none'", "script-src 'self'",
+                                                 "style-src 'self'")):
+            breaches.append(f"{path.name}: policy {policies}")
+        if parsed.script_text.strip() or any(t == "style" for t, _ in parsed.tags):
+            breaches.append(f"{path.name}: inline script or <style>")
+        for tag, attrs in parsed.tags:
+            if {a for a in attrs if a.startswith("on") or a == "style"}:
+                breaches.append(f"{path.name}: <{tag}> {attrs}")
+            for key in ("src", "href"):
+                link = attrs.get(key)
+                if link and not link.startswith("#") and not (path.parent / link).is_file():
+                    breaches.append(f"{path.name}: {key}={link} is not a file there")
+        if set(html) & set(BIDI_CONTROLS):
+            breaches.append(f"{path.name}: raw bidi control characters")
+    return breaches

@@ -25,10 +25,15 @@ the scorers grade it 0 with the parse error as the reason.  The grammar is built
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ..errors import PlanetariumError
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
 
 Step = tuple[str, ...]  # (name, arg, ...) lower case: an action or an atom
 
@@ -93,10 +98,12 @@ def answer_region(text: str) -> str:
     return region
 
 
-def _convert(tree) -> tuple:
+def _convert(tree: Tree[Token]) -> tuple:
+    from lark import Tree  # loaded with the parser
+
     out: list[tuple] = []
     for child in tree.children:
-        if hasattr(child, "data"):
+        if isinstance(child, Tree):
             if child.data == "paren":
                 out.append(("paren", tuple(str(t).lower() for t in child.children)))
             else:
@@ -127,7 +134,7 @@ def parse_answer(text: object) -> Parsed:
     return Parsed(_convert(tree))
 
 
-def _flatten(elements) -> list[tuple]:
+def _flatten(elements: Iterable[tuple]) -> list[tuple]:
     out = []
     for element in elements:
         if element[0] == "list":

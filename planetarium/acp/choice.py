@@ -31,8 +31,6 @@ _LETTER = re.compile(r"(?:^|[\s\[(])([A-D])(?=$|[\s\].):,])", re.MULTILINE)
 
 def extract_choice(text: str, kind: str) -> str | None:
     """The yes/no (``kind="bool"``) or letter (``"mcq"``) answer of ``text``, lower/upper-cased."""
-    if not isinstance(text, str):
-        return None
     marker = _MARKER.search(text)
     if marker:
         rest = text[marker.end():]

@@ -262,7 +262,8 @@ def _action_verdict(known: LearnedDomain, item: AcpItem,
     if not applicable:
         return (ActionCheck.WRONG,
                 f"'{quoted.group(1)}' reads as ({' '.join(step)}), not applicable here")
-    stored = ({as_step(a) for a in item.answer["pos"]}, {as_step(a) for a in item.answer["neg"]})
+    stored = (frozenset(as_step(a) for a in item.answer["pos"]),
+              frozenset(as_step(a) for a in item.answer["neg"]))
     if task.effects(task.state, step) != stored:
         return (ActionCheck.WRONG,
                 f"'{quoted.group(1)}' reads as ({' '.join(step)}), whose effects differ")

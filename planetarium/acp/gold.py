@@ -8,6 +8,8 @@ here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..reasoning.plans import check_plan, places, without
 from .data import AcpItem, as_step
 from .questions import question_plan, question_task
@@ -17,7 +19,7 @@ def _paren(text: str) -> str:
     return "(" + " ".join(as_step(text)) + ")"
 
 
-def _list(texts) -> str:
+def _list(texts: Iterable[str]) -> str:
     return "[" + ", ".join(_paren(t) for t in texts) + "]"
 
 

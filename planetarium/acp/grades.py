@@ -9,7 +9,8 @@ status (right or wrong, readable or not, answered at all, a bad question).
   what the task needs, or its premise is false (``bad_question``: the goal is unreachable, the
   quoted plan has no inapplicable action, ...), with the proof in ``reason``;
 * ``UNSUPPORTED``: the question's PDDL is valid but outside what is decided (ADL over fluents,
-  a compilation past its bound).
+  a compilation past its bound);
+* ``INTERNAL_ERROR``: the grader itself failed on the question (a bug, or its worker died).
 """
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ def missing() -> Grade:
 
 def timeout(reason: str) -> Grade:
     return Grade(Status.TIMEOUT, None, reason)
+
+
+def internal_error(reason: str) -> Grade:
+    """The grader failed on this question (a bug, or its worker died): no verdict."""
+    return Grade(Status.INTERNAL_ERROR, None, f"internal error: {reason}", parseable=None)
 
 
 def invalid(reason: str) -> Grade:

@@ -2,63 +2,79 @@
 
 :func:`check_labels` learns the domains from the folder's generative records
 (:func:`.english.learn`), then checks each yes/no and multiple-choice question
-(:func:`.labels.check_label`, each under its own deadline), in a process pool when asked: each
-question is independent and the searches are CPU-bound.  :func:`summarize` counts the outcomes
+(:func:`.labels.check_label`, each under its own deadline) on the one item loop: each question
+is independent and the searches are CPU-bound.  :func:`summarize` counts the outcomes
 (:func:`.labels.label_outcome`) per kind, task and domain; ``checked`` is what a verdict was
 reached on (true + false + ambiguous).
 """
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Iterable
 
+from ..grading import Status
 from ..limits import Deadline, Stopwatch
+from ..loop import run_items
+from ..pool import Lost, LostKind
 from ..reasoning import MAX_STATES
 from .data import AcpItem
-from .english import LearnedDomain, RecordCheck, learn
-from .labels import OUTCOMES, check_label, label_outcome, label_row
+from .english import LearnedDomain, RecordCheck, domain_of, learn
+from .labels import OUTCOMES, LabelCheck, check_label, label_outcome, label_row
 from .score import CLOCK, SECONDS
 
 COLUMNS = ("n", "checked") + OUTCOMES
 
 
-def _check_job(item: AcpItem, known: dict[str, LearnedDomain], seconds: float,
-               max_states: int) -> dict:
-    watch = Stopwatch()
-    check = check_label(item, known, Deadline.start(seconds, CLOCK), max_states=max_states)
-    return label_row(item, check, watch.seconds)
+class LabelTask:
+    """The item loop's task for ``acp check-labels``: one question's label checked under the
+    deadline the loop made for it (on :data:`.score.CLOCK`)."""
+
+    def __init__(self, known: dict[str, LearnedDomain], max_states: int = MAX_STATES) -> None:
+        self.known, self.max_states = known, max_states
+
+    def __call__(self, item: AcpItem, deadline: Deadline) -> dict:
+        watch = Stopwatch()
+        check = check_label(item, self.known, deadline, max_states=self.max_states)
+        return label_row(item, check, watch.seconds)
+
+
+class LostLabel:
+    """The row of a question whose worker was killed past its limit (``timeout``), died, or
+    hit a checker bug (``internal-error``): no verdict, never a wrong one."""
+
+    def __init__(self, known: dict[str, LearnedDomain], seconds: float) -> None:
+        self.known, self.seconds = known, seconds
+        self.wall_limit_s = Deadline.start(seconds, CLOCK).wall_limit_s
+
+    def __call__(self, item: AcpItem, lost: Lost) -> dict:
+        domain = domain_of(item.context, self.known)
+        name = None if domain is None else domain.name
+        if lost.kind is LostKind.TIMEOUT:
+            check = LabelCheck(Status.TIMEOUT, None, f"no verdict within {self.seconds:g} s of "
+                               f"{CLOCK} time ({self.wall_limit_s:g} s of wall time; worker "
+                               "killed)", name)
+            return label_row(item, check, self.wall_limit_s)
+        return label_row(item, LabelCheck(Status.INTERNAL_ERROR, None,
+                                          f"internal error: {lost.why}", name), 0.0)
 
 
 def check_labels(items: Iterable[AcpItem], seconds: float = SECONDS,
-                 max_states: int = MAX_STATES, workers: int = 1,
+                 max_states: int = MAX_STATES, workers: int | None = 1,
                  progress: bool = False) -> tuple[dict[str, LearnedDomain], list[dict]]:
-    """The learned domains and one row per yes/no or multiple-choice question, in order; each
-    question gets ``seconds`` (:data:`.score.CLOCK`); ``progress`` shows a labelled bar on
-    standard error."""
-    from tqdm import tqdm
+    """The learned domains and one row per yes/no or multiple-choice question, in order.
 
+    The questions run on the one item loop (:mod:`planetarium.loop`) in ``workers`` processes
+    (``None``: usable CPUs), each under its own deadline of ``seconds`` (:data:`.score.CLOCK`),
+    killed past its wall-time limit (``timeout``); ``progress`` shows a labelled bar on
+    standard error."""
     items = list(items)
     known = learn(items)
     questions = [i for i in items if i.kind in ("bool", "mcq")]
-    check = functools.partial(_check_job, known=known, seconds=seconds, max_states=max_states)
-    with tqdm(total=len(questions), desc="acp check-labels", unit="question",
-              disable=not progress) as bar:
-        if workers <= 1:
-            rows = []
-            for item in questions:
-                rows.append(check(item))
-                bar.update()
-            return known, rows
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            rows = []
-            for row in pool.map(check, questions, chunksize=8):
-                rows.append(row)
-                bar.update()
-            return known, rows
+    rows = list(run_items(LabelTask(known, max_states), questions, timeout_s=seconds,
+                          lost=LostLabel(known, seconds), clock=CLOCK, workers=workers,
+                          progress=progress, label="acp check-labels", unit="question"))
+    return known, rows
 
 
 def summarize(rows: list[dict], by: tuple[str, ...] = ("kind", "task", "domain")) -> list[dict]:

@@ -22,8 +22,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
 Step = tuple[str, ...]
+T = TypeVar("T")
 
 OBJECT = r"[A-Za-z0-9_\-]+"
 _HEADER = re.compile(r"\((?P<name>[A-Za-z][\w\-]*)(?P<vars>(?:\s+\?[\w\-]+)*)\s*\)\s+-\s+")
@@ -145,7 +147,7 @@ class Dictionary:
         return best[0], text[best[1]:]
 
 
-def _only(readings: list, phrase: str):
+def _only(readings: list[T], phrase: str) -> T:
     if not readings:
         raise PhraseError(f"no known description matches '{_short(phrase)}'")
     if len(readings) > 1:

@@ -23,7 +23,7 @@ yes/no and multiple-choice contexts of a domain only when every one of them repr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -232,7 +232,7 @@ def compare(read: Problem, truth: Problem, with_goal: bool) -> str | None:
     return "; ".join(problems) or None
 
 
-def _atoms(atoms) -> str:
+def _atoms(atoms: Collection[Atom]) -> str:
     shown = sorted(atoms)[:3]
     more = f" (+{len(atoms) - 3})" if len(atoms) > 3 else ""
     return "[" + ", ".join("(" + " ".join(a) + ")" for a in shown) + "]" + more

@@ -180,7 +180,7 @@ def _grippers(match: re.Match, reading: Reading) -> None:
     if number is None:
         raise ReadError(f"robot {robot} is not named robotN, so its grippers have no known names")
     if match.group("both"):
-        sides = [("left", None), ("right", None)]
+        sides: list[tuple[str, str | None]] = [("left", None), ("right", None)]
     else:
         sides = [(match.group("s1"), match.group("b1")), (match.group("s2"), match.group("b2"))]
     for side, ball in sides:

@@ -21,6 +21,7 @@ kinds, which ``domain.lp`` does not say).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import UnsupportedFeatureError
@@ -113,7 +114,7 @@ class _Parser:
         return head, atoms, unequal
 
 
-def _statements(text: str):
+def _statements(text: str) -> Iterator[tuple[int, str]]:
     """``(first line, statement text)`` for each statement, comments and directives removed."""
     buffer: list[str] = []
     start = 0

@@ -116,7 +116,7 @@ def _load(folder: Path, version: str) -> tuple[ArbDomain, PhraseBook]:
     return domain, book
 
 
-def folder_lookup(root: str | Path):
+def folder_lookup(root: str | Path) -> Callable[[str, str], tuple[ArbDomain, PhraseBook]]:
     """A lookup that prefers ``root/<name>/`` and falls back to the built-ins."""
     base = Path(root)
     if not base.is_dir():

@@ -28,10 +28,26 @@ def _domains_option(command):
                              "with phrases.json for English not built in).")(command)
 
 
-def _catalog(domains_dir: str | None, instances_dir: str | None):
-    from .catalog import make_catalog
+def _check_folders(domains_dir: str | None, instances_dir: str | None) -> None:
+    """Make the folders' catalog here, so a bad folder is one error before any worker starts
+    (forked workers inherit the catalog made)."""
+    from .runner import catalog_for
 
-    return make_catalog(domains_dir, instances_dir)
+    catalog_for(domains_dir, instances_dir)
+
+
+def _loop_options(command):
+    """The per-question limit, the process count and the bar, shared by the two commands."""
+    for option in reversed([
+        click.option("--timeout", "timeout_s", type=SECONDS, default=10.0, show_default=True,
+                     help="CPU seconds per question; past it (or its wall-time limit, when "
+                          "the question's worker is killed) the row is 'undecided'."),
+        click.option("--workers", type=click.IntRange(1), default=None,
+                     help="Processes working in parallel  [default: usable CPUs]"),
+        click.option("--progress/--no-progress", default=False, show_default=True),
+    ]):
+        command = option(command)
+    return command
 
 
 @click.group("arb")
@@ -45,13 +61,11 @@ def arb_group() -> None:
               dir_okay=False), help='JSONL: {"id", "response"} per line (raw model text; the '
               "answer follows [ANSWER]).")
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False))
-@click.option("--timeout", "timeout_s", type=SECONDS, default=10.0, show_default=True,
-              help="CPU seconds per question; past it the row is 'undecided'.")
-@click.option("--progress/--no-progress", default=False, show_default=True)
+@_loop_options
 @_domains_option
 def score_command(questions: tuple[str, ...], responses_path: str, out_path: str,
-                  timeout_s: float, progress: bool, domains_dir: str | None,
-                  instances_dir: str | None) -> None:
+                  timeout_s: float, workers: int | None, progress: bool,
+                  domains_dir: str | None, instances_dir: str | None) -> None:
     """Score RESPONSES to the QUESTIONS (ARB question files or folders, either layout).
 
     Every question gets a row in OUT; one without a response is 'unparsed' (score 0).  Prints
@@ -59,26 +73,25 @@ def score_command(questions: tuple[str, ...], responses_path: str, out_path: str
     both/neither dropped) beside it, and how many stored labels disagree with the recomputed
     answers.
     """
-    from tqdm import tqdm
-
     from .records import load_records
     from .report import format_table, summarize
-    from .score import deadline_for_item, read_responses, score_record
+    from .runner import score_all
+    from .score import read_responses
 
     if Path(out_path).resolve() in {Path(q).resolve() for q in questions} | {
             Path(responses_path).resolve()}:
         _fail(f"{out_path}: --out would overwrite an input")
     try:
-        catalog = _catalog(domains_dir, instances_dir)
+        _check_folders(domains_dir, instances_dir)
         records = load_records(questions)
         responses = read_responses(responses_path)
         known = {r.id for r in records}
         stray = [i for i in responses if i not in known]
         rows: list[dict[str, Any]] = []
         with open(out_path, "w", encoding="utf-8") as out:
-            for record in tqdm(records, desc="scoring arb", unit="question", disable=not progress):
-                row = score_record(record, responses.get(record.id),
-                                   deadline_for_item(timeout_s), catalog)
+            for row in score_all(records, responses, domains_dir=domains_dir,
+                                 instances_dir=instances_dir, timeout_s=timeout_s,
+                                 workers=workers, progress=progress):
                 out.write(json.dumps(row) + "\n")
                 kept: dict[str, Any] = {k: row[k] for k in (
                     "category", "domain", "status", "score", "label_agrees", "arb_keyword",
@@ -119,8 +132,10 @@ def gold_command(questions: tuple[str, ...], out_path: str) -> None:
               help="JSON report: the table and one row per question (with certificates).")
 @click.option("--all", "show_all", is_flag=True, help="Print every disagreement (default: up to "
               "5 per category and domain).")
+@_loop_options
 @_domains_option
 def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_all: bool,
+                         timeout_s: float, workers: int | None, progress: bool,
                          domains_dir: str | None, instances_dir: str | None) -> None:
     """Recompute every stored label of the QUESTIONS by simulation.
 
@@ -131,11 +146,13 @@ def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_
 
     from .records import load_records
     from .report import disagreement_line, format_labels, label_summary
-    from .score import label_row
+    from .runner import check_all
 
     try:
-        catalog = _catalog(domains_dir, instances_dir)
-        rows = [label_row(record, catalog) for record in load_records(questions)]
+        _check_folders(domains_dir, instances_dir)
+        rows = list(check_all(load_records(questions), domains_dir=domains_dir,
+                              instances_dir=instances_dir, timeout_s=timeout_s,
+                              workers=workers, progress=progress))
     except (PlanetariumError, OSError) as err:
         _fail(err)
     table = label_summary(rows)

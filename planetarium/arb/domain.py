@@ -16,12 +16,13 @@ them (``kinds`` empty), and such questions are then unsupported rather than gues
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 
 from ..errors import PlanetariumError
-from ..pddl.domain import Action
+from ..pddl.domain import Action, DomainDef
 
 Atom = tuple  # (predicate, arg1, ...), as everywhere in Planetarium
 
@@ -40,7 +41,7 @@ class Signature:
     distinct: frozenset[tuple[int, int]] = frozenset()
 
     def admits(self, args: tuple[str, ...], type_of: Mapping[str, str],
-               is_a) -> bool:
+               is_a: Callable[[str, str], bool]) -> bool:
         """Whether ``args`` (objects, typed by ``type_of``) is one of this signature's groundings."""
         return (len(args) == len(self.types)
                 and all(a in type_of and is_a(type_of[a], t) for a, t in zip(args, self.types, strict=True))
@@ -77,6 +78,23 @@ class ArbDomain:
             seen.add(current)
             current = self.parents.get(current)
         return False
+
+    @cached_property
+    def definition(self) -> DomainDef:
+        """The domain as the shared STRIPS layer (:mod:`planetarium.reasoning`) reads domains:
+        its types, predicates and actions.  It is asked what actions do, never which groundings
+        exist (that is :meth:`action_universe`'s, with ARB's pairs that must differ); a
+        predicate declared over several parameter lists has ``object`` where they differ."""
+        predicates = {}
+        for name, signatures in self.fluents.items():
+            columns = zip(*(s.types for s in signatures), strict=True)
+            predicates[name] = tuple(c[0] if len(set(c)) == 1 else "object" for c in columns)
+        changed = {atom[0] for schema in self.actions.values()
+                   for atom in (*schema.action.add, *schema.action.delete)}
+        return DomainDef(self.name, frozenset({":strips", ":typing"}),
+                         MappingProxyType(dict(self.parents)), MappingProxyType(predicates),
+                         MappingProxyType({n: s.action for n, s in self.actions.items()}),
+                         frozenset(set(predicates) - changed))
 
     def kinds_of(self, predicate: str) -> frozenset[str]:
         """ARB's kinds of ``predicate`` (empty: none, or the domain does not say)."""

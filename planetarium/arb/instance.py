@@ -52,7 +52,9 @@ class Instance:
 
     def _admits(self, kind: str, meaning: Meaning) -> bool:
         if kind == "fluent":
-            return meaning[1] in self.world.fluents  # type: ignore[operator]
+            return meaning[1] in self.world.fluents
+        # Ignored: a meaning that is not a fluent's is an action's (name, args); the kind says
+        # so, not the type (Literal | Step).
         return self.world.is_action(meaning)  # type: ignore[arg-type]
 
     def _fill(self, kind: str, name: str, position: int) -> tuple[str, ...]:
@@ -115,11 +117,11 @@ def instance_for(record: ArbRecord, catalog: Catalog = BUILTIN,
     if found is None:
         bad = reading.unread[0].text if reading.unread else "an ambiguous item"
         raise InstanceError(f"cannot read the initial state: {bad!r}")
-    negative = [m for m in found if not m[0]]  # type: ignore[index]
+    negative = [m for m in found if not m[0]]
     if negative:
         raise InstanceError("the initial state lists a negative fluent")
     return _cached(domain, book, tuple(sorted(type_of.items())),
-                   frozenset(m[1] for m in found), True), record  # type: ignore[index]
+                   frozenset(m[1] for m in found), True), record
 
 
 def _open_patterns(book: PhraseBook) -> list[tuple[re.Pattern, str, tuple[Wording, ...],

@@ -406,6 +406,8 @@ def _wordings(spec: Spec, positive: bool) -> list[str]:
 
 
 def _expand(kind: str, name: str, entry: Entry) -> list[Phrase]:
+    # Ignored below: an entry that is no tuple of cases is a Spec, which mypy cannot tell from
+    # the first item (tuple[str, str] and tuple[Case, ...] are both tuples).
     cases = entry if isinstance(entry, tuple) and entry and isinstance(entry[0], Case) \
         else (Case(0, None, entry),)  # type: ignore[arg-type]
     found = []
@@ -416,14 +418,14 @@ def _expand(kind: str, name: str, entry: Entry) -> list[Phrase]:
             Case(earlier[0].arg, None, case.spec) if earlier else None)
         signs = (True, False) if kind == "fluent" else (True,)
         for positive in signs:
-            for template in _wordings(case.spec, positive):  # type: ignore[arg-type]
+            for template in _wordings(case.spec, positive):
                 found.append(Phrase(kind, name, positive, template, when))
     return found
 
 
 def _excluded_prefixes(entry: Entry) -> tuple[str, ...]:
     if isinstance(entry, tuple) and entry and isinstance(entry[0], Case):
-        return tuple(p for c in entry if c.prefixes for p in c.prefixes)  # type: ignore[union-attr]
+        return tuple(p for c in entry if c.prefixes for p in c.prefixes)
     return ()
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..limits import check_deadline
@@ -169,7 +169,7 @@ class Lexicon:
         return self.meanings(kind, skeleton, objects)
 
 
-def _product(slots: list[tuple[str, ...]]):
+def _product(slots: list[tuple[str, ...]]) -> Iterator[tuple[str, ...]]:
     if not slots:
         yield ()
         return

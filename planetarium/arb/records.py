@@ -20,10 +20,13 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import PlanetariumError
 from ..jsonl import MAX_LINE_BYTES, JsonLineError, decode, numbered_lines
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 Atom = tuple
 
@@ -210,7 +213,7 @@ def _raw_records(path: Path) -> Iterator[tuple[Any, str]]:
                 for number, value in enumerate(values, 1):
                     yield value, f"{path}: record {number}"
                 return
-            lines = io.BufferedReader(_Prefixed(first, stream))  # type: ignore[arg-type]
+            lines = io.BufferedReader(_Prefixed(first, stream))
             for number, line in numbered_lines(lines, str(path)):
                 try:
                     value = decode(line)
@@ -232,14 +235,15 @@ class _Prefixed(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        view = memoryview(buffer).cast("B")
         if self.prefix:
-            n = min(len(buffer), len(self.prefix))
-            buffer[:n] = self.prefix[:n]
+            n = min(len(view), len(self.prefix))
+            view[:n] = self.prefix[:n]
             self.prefix = self.prefix[n:]
             return n
-        data = self.rest.read(len(buffer))
-        buffer[:len(data)] = data
+        data = self.rest.read(len(view))
+        view[:len(data)] = data
         return len(data)
 
 

@@ -58,8 +58,8 @@ class Renderer:
         self.book = phrase_book(self.domain_name, self.version)
         self.world = World(self.domain, self.type_of)
         run = self.world.run(self.init, self.plan)
-        if run.failed is not None:
-            raise ValueError(f"plan step {run.failed + 1} cannot be executed")
+        if run.failure is not None:
+            raise ValueError(f"plan step {run.failure.index + 1} cannot be executed")
         self.states: tuple[State, ...] = run.states
 
     # -- English --------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from ..jsonl import JsonLineError, decode, numbered_lines
 from ..limits import Clock, Deadline, Stopwatch
 from .answers import Reading, answer_section, arb_keyword, read_value
 from .catalog import BUILTIN, Catalog
-from .instance import InstanceError, instance_for
+from .instance import Instance, InstanceError, instance_for
 from .questions import Question, QuestionNotUnderstood, parse_question
 from .records import ArbDataError, ArbRecord
 from .truth import Truth, asp, recompute
@@ -78,7 +78,8 @@ def _base(record: ArbRecord, question: Question | None) -> dict[str, Any]:
             "layout": record.layout}
 
 
-def _label_check(question: Question, truth: Truth, instance, record: ArbRecord) -> dict[str, Any]:
+def _label_check(question: Question, truth: Truth, instance: Instance,
+                 record: ArbRecord) -> dict[str, Any]:
     label = read_value(question, instance, record.answer, lines=False, use_fallback=False)
     if not truth.decided or label.status != "read":
         reason = (truth.reason if not truth.decided
@@ -117,13 +118,18 @@ def score_record(record: ArbRecord, response: str | None, deadline: Deadline,
         with deadline.applied():
             row = _score(record, response, deadline, catalog, check_label)
     except ResourceLimitError as err:
-        row = {**_base(record, None), "score": None, "status": "undecided", "label_agrees": None,
-               "reason": str(err)}
+        row = undecided_row(record, str(err))
     except Exception as err:  # a grader bug costs one question (null), never the run
-        row = {**_base(record, None), "score": None, "status": "undecided", "label_agrees": None,
-               "reason": f"internal error: {type(err).__name__}: {err}"}
+        row = undecided_row(record, f"internal error: {type(err).__name__}: {err}")
     row["seconds"] = round(watch.seconds, 4)
     return row
+
+
+def undecided_row(record: ArbRecord, reason: str) -> dict[str, Any]:
+    """The row of a question nothing was decided on: the time ran out (the shared
+    ``timeout``), or the grader failed (``reason`` says "internal error")."""
+    return {**_base(record, None), "truth": None, "label": record.answer, "score": None,
+            "status": "undecided", "label_agrees": None, "label_why": reason, "reason": reason}
 
 
 def _score(record: ArbRecord, response: str | None, deadline: Deadline, catalog: Catalog,
@@ -174,21 +180,27 @@ def _why_wrong(truth: Truth, value: Any) -> str:
     return f"the answer is {to_json(value)}, the truth {to_json(truth.value)}: {truth.reason}"
 
 
-def label_row(record: ArbRecord, catalog: Catalog = BUILTIN) -> dict[str, Any]:
-    """The label check of one question: its row with ``label_agrees`` and, when false,
-    ``label_why`` (and ``status``: the truth's, when it cannot be recomputed)."""
+def label_row(record: ArbRecord, catalog: Catalog = BUILTIN,
+              deadline: Deadline | None = None) -> dict[str, Any]:
+    """The label check of one question within ``deadline`` (default: :data:`DEFAULT_TIMEOUT_S`
+    of :data:`CLOCK` time): its row with ``label_agrees`` and, when false, ``label_why`` (and
+    ``status``: the truth's, when it cannot be recomputed)."""
+    watch = Stopwatch()
+    deadline = deadline_for_item() if deadline is None else deadline
     try:
-        question, instance, truth = grade_question(record, catalog)
+        with deadline.applied():
+            question, instance, truth = grade_question(record, catalog)
+            row = {**_base(record, question), "truth": to_json(truth.value),
+                   "label": record.answer, "status": truth.status, "reason": truth.reason}
+            if question is not None and instance is not None:
+                row.update(_label_check(question, truth, instance, record))
+            else:
+                row.update({"label_agrees": None, "label_why": truth.reason})
+    except ResourceLimitError as err:
+        row = undecided_row(record, str(err))
     except Exception as err:  # a grader bug costs one question, never the run
-        return {**_base(record, None), "truth": None, "label": record.answer,
-                "status": "undecided", "reason": f"internal error: {type(err).__name__}: {err}",
-                "label_agrees": None, "label_why": "internal error"}
-    row = {**_base(record, question), "truth": to_json(truth.value), "label": record.answer,
-           "status": truth.status, "reason": truth.reason}
-    if question is not None and instance is not None:
-        row.update(_label_check(question, truth, instance, record))
-    else:
-        row.update({"label_agrees": None, "label_why": truth.reason})
+        row = undecided_row(record, f"internal error: {type(err).__name__}: {err}")
+    row["seconds"] = round(watch.seconds, 4)
     return row
 
 

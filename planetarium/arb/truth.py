@@ -14,6 +14,7 @@ Literals are ``(positive, atom)``; actions ``(name, args)``; both print in ARB's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +22,7 @@ from .instance import Instance
 from .questions import FluentSet, Question
 from .reader import Item, ListReading, read_list
 from .records import ArbRecord
-from .simulate import Run, State
+from .simulate import State, Trace
 
 NONE = "None"  # the answer "None" of a count that has no value (no inexecutable action)
 
@@ -90,7 +91,8 @@ class _Evaluator:
         return read_list(self.lexicon, kind, text.strip().rstrip("."),
                          allow_unread=allow_unread)
 
-    def _unique(self, items: tuple[Item, ...], what: str, resolve=None) -> list:
+    def _unique(self, items: tuple[Item, ...], what: str,
+                resolve: Callable[[int, frozenset], frozenset] | None = None) -> list:
         out = []
         for index, item in enumerate(items):
             if not item.meanings:
@@ -132,20 +134,22 @@ class _Evaluator:
         return self._unique(reading.items, "action", self._plan_resolver())
 
     # -- states ---------------------------------------------------------------------------
-    def run_sequence(self, steps: list) -> Run:
+    def run_sequence(self, steps: list) -> Trace:
         return self.instance.world.run(self.instance.init, steps)
 
-    def end_state(self, steps: list, run: Run) -> State:
-        if run.failed is not None:
-            step = steps[run.failed]
-            raise _Stop("unsupported", f"the question's premise is false: step {run.failed + 1}, "
+    def end_state(self, steps: list, run: Trace) -> State:
+        if run.failure is not None:
+            index = run.failure.index
+            step = steps[index]
+            raise _Stop("unsupported", f"the question's premise is false: step {index + 1}, "
                         f"{asp(step)}, cannot be executed", self._failure(run, steps))
         return run.states[-1]
 
-    def _failure(self, run: Run, steps: list) -> dict:
-        return {"step": run.failed + 1 if run.failed is not None else None,
-                "action": asp(steps[run.failed]) if run.failed is not None else None,
-                "missing": sorted(asp((True, a)) for a in run.missing),
+    def _failure(self, run: Trace, steps: list) -> dict:
+        failure = run.failure
+        return {"step": failure.index + 1 if failure is not None else None,
+                "action": asp(steps[failure.index]) if failure is not None else None,
+                "missing": sorted(asp((True, a)) for a in (failure.missing if failure else ())),
                 "state": sorted(asp((True, a)) for a in run.states[-1])}
 
     def next_state(self, state: State) -> tuple[State, tuple]:
@@ -166,7 +170,7 @@ class _Evaluator:
             return None
         return lambda _index, meanings: (frozenset({plan[n]}) if plan[n] in meanings else meanings)
 
-    def question_state(self) -> tuple[State, list, Run]:
+    def question_state(self) -> tuple[State, list, Trace]:
         steps = self.sequence()
         run = self.run_sequence(steps)
         if self.q.state == "before_failure":
@@ -229,10 +233,10 @@ class _Evaluator:
             where = {"action": asp(step)}
             self.context["before"] = sorted(asp((True, a)) for a in self.previous)
         elif self.q.state == "before_failure":
-            if run.failed is None:
+            if run.failure is None:
                 return state, {"no_failure": True}
-            where = {"step": run.failed + 1, "action": asp(steps[run.failed]),
-                     "missing": sorted(asp((True, a)) for a in run.missing)}
+            where = {"step": run.failure.index + 1, "action": asp(steps[run.failure.index]),
+                     "missing": sorted(asp((True, a)) for a in run.failure.missing)}
         self.context["state"] = sorted(asp((True, a)) for a in state)
         return state, where
 
@@ -264,7 +268,7 @@ class _Evaluator:
                 sorted(asp(m) for m in item.meanings)) + ", which differ in this state")
         return True, "every listed property holds", where
 
-    def _no_change(self, state: State):
+    def _no_change(self, state: State) -> tuple[bool, str, dict]:
         previous = self.previous
         kinds = self._record_kinds()
         fluents = FluentSet("pos_neg", kinds)
@@ -332,24 +336,27 @@ class _Evaluator:
     def op_steps_before_failure(self):
         steps = self.sequence()
         run = self.run_sequence(steps)
-        if run.failed is None:
+        if run.failure is None:
             return NONE, "every action can be executed", {}
-        return run.failed, f"step {run.failed + 1} cannot be executed", self._failure(run, steps)
+        index = run.failure.index
+        return index, f"step {index + 1} cannot be executed", self._failure(run, steps)
 
     def op_first_failure(self):
         steps = self.sequence()
         run = self.run_sequence(steps)
-        if run.failed is None:
+        if run.failure is None:
             return frozenset(), "every action can be executed", {}
-        return (frozenset({steps[run.failed]}), f"step {run.failed + 1} cannot be executed",
+        index = run.failure.index
+        return (frozenset({steps[index]}), f"step {index + 1} cannot be executed",
                 self._failure(run, steps))
 
     def op_sequence_executable(self):
         steps = self.sequence()
         run = self.run_sequence(steps)
-        if run.failed is None:
+        if run.failure is None:
             return True, "every action can be executed", {}
-        return False, f"step {run.failed + 1}, {asp(steps[run.failed])}, cannot be executed", \
+        index = run.failure.index
+        return False, f"step {index + 1}, {asp(steps[index])}, cannot be executed", \
             self._failure(run, steps)
 
     def op_executable_at(self):
@@ -364,8 +371,8 @@ class _Evaluator:
         if len(action) != 1:
             raise _Stop("unsupported", f"cannot read the action {self.q.action!r}")
         run = self.run_sequence(steps[:k - 1])
-        if run.failed is not None:
-            return False, f"step {run.failed + 1} already cannot be executed", \
+        if run.failure is not None:
+            return False, f"step {run.failure.index + 1} already cannot be executed", \
                 self._failure(run, steps)
         missing = self.instance.world.missing(action[0], run.states[-1])
         if missing:
@@ -419,7 +426,7 @@ class _Evaluator:
         known = len(reading.items) == 1 and bool(reading.items[0].meanings)
         return known, f"{self.q.action!r} is {'' if known else 'not '}an action of the domain", {}
 
-    def _undefined(self, kind: str, text: str):
+    def _undefined(self, kind: str, text: str) -> tuple[frozenset[str], str, dict]:
         reading = self._list(kind, text, allow_unread=True)
         if reading.ambiguous_split:
             raise _Stop("ambiguous", "the list splits in more than one way")

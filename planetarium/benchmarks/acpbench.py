@@ -21,19 +21,23 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from ..config import at_least, setting
+from ..config import Check, at_least, setting
 from ..grading import Status
 from ..limits import Clock, Deadline
 from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
+
+if TYPE_CHECKING:
+    from ..acp.data import AcpItem
+    from ..acp.prompts import PromptConfig
 
 TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
 KINDS = ("gen", "bool", "mcq")
 _PROMPT_FOLDERS = (Path("configs") / "tasks", Path("configs"))
 
 
-def _subset(allowed: tuple[str, ...]):
+def _subset(allowed: tuple[str, ...]) -> Check:
     return lambda values: next((f"names from {', '.join(allowed)}" for v in values
                                 if v not in allowed), None)
 
@@ -73,14 +77,14 @@ def _prompts_dir(config: AcpConfig) -> Path:
 
 
 @functools.lru_cache(maxsize=64)
-def _prompt(folder: Path, kind: str, task: str):
+def _prompt(folder: Path, kind: str, task: str) -> PromptConfig:
     """One task's prompt config, read once per run rather than once per question."""
     from ..acp.prompts import load_prompt_config
 
     return load_prompt_config(folder, kind, task)
 
 
-def _to_item(row: Row):
+def _to_item(row: Row) -> AcpItem:
     from ..acp.data import AcpItem
 
     names = {f.name for f in dataclasses.fields(AcpItem)}

@@ -18,14 +18,18 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ..config import setting
+from ..config import Check, setting
 from ..grading import Status
 from ..limits import Clock, Deadline
 from ..presentation import pages
 from ..presentation.pages import AnswerView, Fields, ItemView, Section, Text
 from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
+
+if TYPE_CHECKING:
+    from ..arb.catalog import Catalog
+    from ..arb.records import ArbRecord
 
 CATEGORIES = ("fluent_tracking", "state_tracking", "action_executability", "effects",
               "numerical_reasoning", "composite", "object_tracking", "hallucination")
@@ -34,7 +38,7 @@ _DETAILS = ("arb_status", "label_agrees", "label_why", "truth", "answer", "preci
             "f1", "missing", "extra", "frame", "read_by_fallback", "arb_keyword", "seconds")
 
 
-def _subset(allowed: tuple[str, ...]):
+def _subset(allowed: tuple[str, ...]) -> Check:
     return lambda values: next((f"names from {', '.join(allowed)}" for v in values
                                 if v not in allowed), None)
 
@@ -59,13 +63,13 @@ class ArbConfig(BenchmarkConfig):
 
 
 @functools.lru_cache(maxsize=8)
-def _catalog(domains: str | None, instances: str | None):
+def _catalog(domains: str | None, instances: str | None) -> Catalog:
     from ..arb.catalog import make_catalog
 
     return make_catalog(domains, instances)
 
 
-def _selected(record, config: ArbConfig) -> bool:
+def _selected(record: ArbRecord, config: ArbConfig) -> bool:
     if None not in config.split:
         parts = {p for p in Path(record.source.split(":")[0]).parts}
         stems = {Path(record.source.split(":")[0]).name.split(".")[0]}

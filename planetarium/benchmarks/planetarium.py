@@ -54,7 +54,7 @@ class PlanetariumConfig(BenchmarkConfig):
     sample_per_domain: int | None = setting(None, check=at_least(1))
 
 
-def text_anchors(problem_pddl: str, text: str) -> list[str]:
+def text_anchors(problem_pddl: object, text: str) -> list[str]:
     """Ground-truth objects that the description names (whole words, any letter case): an
     explicit description pins them, so the anchored score keeps their names."""
     from ..grading import prepared_truth

@@ -6,12 +6,17 @@ Importing this module is light: the library parts load inside the commands.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..cliutil import OUT_DIR, SECONDS
 from ..limits import Stopwatch
+
+if TYPE_CHECKING:
+    from .config import DatasetConfig
 
 
 @click.group("data")
@@ -65,7 +70,8 @@ def generate_command(config_path: str, out_dir: str, workers: int | None, progre
     click.echo(f"{len(rows):,} rows written to {out_dir} in {watch.seconds:.1f} s", err=True)
 
 
-def _load_with_bar(load, config_path: str, progress: bool):
+def _load_with_bar(load: Callable[[str], DatasetConfig], config_path: str,
+                   progress: bool) -> DatasetConfig:
     """Read the configuration under a labelled bar (the full one takes seconds)."""
     if not progress:
         return load(config_path)

@@ -109,6 +109,7 @@ def _size_problem(value: Any) -> str | None:
 def _space_arguments(layout: Layout, space: dict[str, Any], where: str) -> None:
     """The configured ``space`` keywords exist on the layout's space function and have its
     defaults' types (and sizes within MAX_SIZE)."""
+    assert layout.space is not None  # only layouts with a space get here (_layout_params)
     accepted = inspect.signature(layout.space).parameters
     for name, value in space.items():
         if name not in accepted:

@@ -104,4 +104,4 @@ class LeakFinder:
         """Whether ``problem`` (with its :func:`problem_invariant`) is a held-out problem up to
         renaming objects."""
         return any(compare(test, problem, self.domain, is_placeholder=False).equivalent
-                   for test in self._by_invariant.get(invariant, ()))
+                   for test in (() if invariant is None else self._by_invariant.get(invariant, ())))

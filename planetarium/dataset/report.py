@@ -154,5 +154,5 @@ def render_report(rows: list[dict], bins: tuple[int, ...] = PUBLISHED_BINS) -> s
     return "\n".join(lines) + "\n"
 
 
-def _mark(ours, published) -> str:
+def _mark(ours: object, published: object) -> str:
     return "" if ours == published else "DIFFERS"

@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import pairwise
 
 from ..errors import PlanetariumError
@@ -71,7 +71,8 @@ def assign_heldout(rows: list[dict], domain: DomainConfig, *, progress: bool = F
         test = dict.fromkeys(r["problem_pddl"] for r, h in zip(rows, held, strict=True) if h)
         outside = dict.fromkeys(r["problem_pddl"] for r, h in zip(rows, held, strict=True) if not h)
         finder = LeakFinder(kind, ((read_generated(pddl), invariant[pddl]) for pddl in test))
-        candidates = [pddl for pddl in outside if finder.may_be_test_problem(invariant[pddl])]
+        candidates: Iterable[str] = [pddl for pddl in outside
+                                     if finder.may_be_test_problem(invariant[pddl])]
         if progress:
             from tqdm import tqdm
 

@@ -31,11 +31,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from itertools import pairwise
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import MissingExtraError, PlanetariumError
 from .config import DatasetConfig
 from .generator import COLUMNS
 from .splits import ABSTRACTION_CLASSES, abstraction, size_bin, size_bins
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 SPLIT_COLUMNS = ("split_random", "split_heldout", "random_fold")
 ROWS_FILE = "rows.jsonl"
@@ -74,13 +78,18 @@ def split_files(config: DatasetConfig) -> dict[str, dict[str, Callable[[dict], b
     return {
         "default": {"train": lambda r: r["split_heldout"] == "train",
                     "test": lambda r: r["split_heldout"] == "test"},
-        "random": {number_word(k): (lambda r, k=k: r["random_fold"] == k) for k in range(config.folds)},
-        "abstraction": {c: (lambda r, c=c: abstraction(r) == c) for c in ABSTRACTION_CLASSES},
+        "random": {number_word(k): _where(lambda r: r["random_fold"], k) for k in range(config.folds)},
+        "abstraction": {c: _where(abstraction, c) for c in ABSTRACTION_CLASSES},
         "placeholder": {"placeholder": lambda r: r["is_placeholder"],
                         "non.placeholder": lambda r: not r["is_placeholder"]},
-        "size": {name: (lambda r, label=label: size_bin(r, bins) == label)
+        "size": {name: _where(lambda r: size_bin(r, bins), label)
                  for label, name in size_names.items()},
     }
+
+
+def _where(column: Callable[[dict], object], value: object) -> Callable[[dict], bool]:
+    """The rows whose ``column(row)`` is ``value`` (one closure per value)."""
+    return lambda row: column(row) == value
 
 
 def _folder(config_name: str) -> str:
@@ -130,7 +139,7 @@ def arrow_modules():
     return pa, pq
 
 
-def rows_table(rows: list[dict]):
+def rows_table(rows: list[dict]) -> pa.Table:
     """Every row as one Arrow table (needs pyarrow, the ``[data]`` extra)."""
     pa, _ = arrow_modules()
     columns = (*COLUMNS, *SPLIT_COLUMNS)
@@ -139,7 +148,7 @@ def rows_table(rows: list[dict]):
     return pa.Table.from_pydict({name: [row[name] for row in rows] for name in columns}, schema=schema)
 
 
-def write_parquet(table, path: Path) -> None:
+def write_parquet(table: pa.Table, path: Path) -> None:
     _, pq = arrow_modules()
     path.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(table, path, compression="zstd")

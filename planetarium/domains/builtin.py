@@ -6,8 +6,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from importlib.resources import files
+from types import ModuleType
 
 from ..limits import Deadline
+from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from .base import Domain, Plan
 
@@ -21,17 +23,17 @@ class BuiltinDomain(Domain):
         super().__init__(name, files(package).joinpath("domain.pddl").read_text())
         self.package = package
 
-    def _module(self, name: str):
+    def _module(self, name: str) -> ModuleType:
         return importlib.import_module(f"{self.package}.{name}")
 
-    def fully_specify(self, problem: Problem):
+    def fully_specify(self, problem: Problem) -> frozenset[Atom] | None:
         return self._module("specify").fully_specify(self, problem)
 
     def closed_form_covers(self, problem: Problem) -> bool:
         covers = getattr(self._module("specify"), "closed_form_covers", None)
         return bool(covers and covers(problem))
 
-    def reachability_signature(self, problem: Problem):
+    def reachability_signature(self, problem: Problem) -> frozenset[Atom] | None:
         signature = getattr(self._module("specify"), "reachability_signature", None)
         return signature(problem) if signature else None
 

@@ -23,9 +23,12 @@ their names, so every renaming must keep them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, TypeVar
+
+import rustworkx as rx
 
 from ..domains.base import Domain
 from ..graph import (
@@ -37,6 +40,7 @@ from ..graph import (
     problem_graph,
 )
 from ..limits import Deadline, deadline_for
+from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from .closure import Closure, literal_closure
 
@@ -55,6 +59,7 @@ class PlaceholderSemantics(str, Enum):
 
 PAPER = PlaceholderSemantics.PAPER
 REACHABLE_GOAL_STATES = PlaceholderSemantics.REACHABLE_GOAL_STATES
+T = TypeVar("T")
 
 
 #: The time limit of a comparison given no deadline.
@@ -86,11 +91,11 @@ class Verdict:
     reason: str
 
 
-def _predicate_counts(atoms) -> Counter:
+def _predicate_counts(atoms: Iterable[Atom]) -> Counter[str]:
     return Counter(a[0] for a in atoms)
 
 
-def _count_difference(what: str, first: Counter, second: Counter) -> str | None:
+def _count_difference(what: str, first: Counter[str], second: Counter[str]) -> str | None:
     """Name the first predicate whose fact count differs, or None if all agree."""
     for pred in sorted(set(first) | set(second)):
         if first[pred] != second[pred]:
@@ -99,7 +104,8 @@ def _count_difference(what: str, first: Counter, second: Counter) -> str | None:
     return None
 
 
-def _graph(p: Problem, anchors: frozenset[str], *scenes: tuple[str, Iterable]):
+def _graph(p: Problem, anchors: frozenset[str],
+           *scenes: tuple[str, Iterable[Atom]]) -> rx.PyDiGraph:
     return problem_graph(p.objects, p.object_types, scenes, anchors)
 
 
@@ -175,7 +181,7 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
         budget.check()
         goal_b = domain.fully_specify(b)
         budget.check()
-        neg_a = neg_b = frozenset()
+        neg_a = neg_b = frozenset[Atom]()
     else:
         closure_a = _kept(memo, "literal_closure", lambda: literal_closure(domain, a))
         budget.check()
@@ -218,7 +224,7 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
                                        budget))
 
 
-def _kept(memo: dict, key: str, compute):
+def _kept(memo: dict, key: Hashable, compute: Callable[[], T]) -> T:
     """``memo[key]``, computed on first use (a time limit that interrupts it stores nothing)."""
     if key not in memo:
         memo[key] = compute()
@@ -236,13 +242,14 @@ def _parts(closure: Closure | None) -> tuple[frozenset | None, frozenset]:
     return (None, frozenset()) if closure is None else (closure.positive, closure.negative)
 
 
-def _with_goal(p: Problem, anchors: frozenset[str], positive, negative):
+def _with_goal(p: Problem, anchors: frozenset[str], positive: Iterable[Atom],
+               negative: Collection[Atom]) -> rx.PyDiGraph:
     """The problem graph: the initial scene plus the goal's true and (if any) false facts."""
     return _graph(p, anchors, (INIT, p.init), (GOAL, positive), (GOAL_FALSE, negative))
 
 
 def equivalent(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = False,
-               limits: Limits = Limits(), **options) -> bool:
+               limits: Limits = Limits(), **options: Any) -> bool:
     """True if ``a`` and ``b`` are equivalent planning problems of ``domain``."""
     return compare(a, b, domain, is_placeholder=is_placeholder, limits=limits,
                    **options).equivalent

@@ -28,6 +28,7 @@ determined by ``F+`` and ``F-``); :func:`explicit_goal_states` enumerates them i
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..domains.base import Domain
@@ -123,7 +124,8 @@ def search_closure(domain: Domain, problem: Problem,
     return Closure(positive, negative, containing(positive) == len(goals), SEARCH)
 
 
-def _enumerate(domain: Domain, problem: Problem, max_states: int | None):
+def _enumerate(domain: Domain, problem: Problem, max_states: int | None
+               ) -> tuple[list[frozenset[Atom]], set[Atom], Callable[[frozenset[Atom]], int]]:
     """Goal states, atoms of all reachable states, and a counter of reachable states holding a
     given atom set (to tell whether the negative literals cut anything)."""
     definition = domain.definition

@@ -4,11 +4,20 @@ An :class:`Explanation` names the renaming of the prediction's objects into the 
 (:mod:`planetarium.equivalence.renaming`: the fewest differences — initial-state differences
 counted first, so a goal difference never hides behind a renaming that breaks a matching
 initial state — proven optimal when a bounded search can), and under it the differences:
-objects with no counterpart, initial facts, and facts of the *fully specified* goal (the goal
-the grader compares; for an unsolvable prediction, which has none, its goal as written).
+objects with no counterpart, initial facts, and goal literals.  The goal differences are those
+of the goals *as written* where that lists no more of them than the *fully specified* goals
+(the goals the grader compares) and its repair is still a certificate (checked by the grader's
+own comparison), else of the fully specified goals (for an unsolvable prediction, which has
+none, always as written).  So what an answer wrote wrong is named as it wrote it — a negative
+literal as ``(not ...)`` — rather than as the facts its goal only implies.  Neither side lists
+a goal literal its own initial state decides (a fact true in every reachable state, e.g. a
+static fact, or a static fact's negation that the initial state lacks): a difference there is
+an initial-state difference, listed once, under ``init``.
+
 Atoms are written in the ground truth's names; an object of the prediction with no
-counterpart keeps its own name, prefixed ``pred:`` where that name is also a ground-truth
-object's (``:`` cannot occur in a PDDL name, so the prefix is unambiguous).
+counterpart keeps its own name, unless a ground-truth object has that name too: then it is
+written ``pred:NAME`` (``pred:pred:NAME``... while that is taken too) and ``extra_as`` records
+it, so every name is exactly one object's, whatever characters the reader accepted in names.
 
 Modes say what was compared:
 
@@ -26,11 +35,16 @@ generated wrong answers, bench/bench_explain.py on thousands).  An unsolvable pr
 gets the reason: a goal fact that no reachable state holds, with its certificate (delete
 relaxation or an h^2 mutex), when one of those proves it.  The data model, categories and text
 live in :mod:`planetarium.equivalence.explanation` (re-exported here).
+
+Cost follows difficulty: the renaming search is bounded in work (``renaming.MAX_SWAPS``,
+``MAX_NODES``), not only by the time limit, so an obvious "no" (thousands of objects against a
+handful) is explained in about a second — complete (a certificate), its renaming marked best
+effort where not proven — instead of spending the whole limit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -39,12 +53,13 @@ from typing import Any
 import rustworkx as rx
 
 from ..domains.base import Domain
-from ..errors import ResourceLimitError
+from ..errors import ResourceLimitError, UnsupportedFeatureError
 from ..graph import GOAL, GOAL_FALSE, INIT, SearchBudget, build_graph, isomorphic
 from ..limits import Deadline, check_deadline, deadline_for
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from ..pddl.writer import atom_to_pddl
+from . import PAPER, REACHABLE_GOAL_STATES, Limits, compare
 from .closure import literal_closure
 from .explanation import (
     AS_WRITTEN,
@@ -78,6 +93,10 @@ __all__ = ["AS_WRITTEN", "CATEGORIES", "EQUIVALENT", "FORMULA", "FULLY_SPECIFIED
 
 # -- building ---------------------------------------------------------------------------------
 
+#: Named scenes of one problem: ``(scene, its atoms)``.
+Scenes = Sequence[tuple[str, Iterable[Atom]]]
+
+
 def _tag(scene: str, atoms: Iterable[Atom]) -> list[Tagged]:
     return [(scene, *a) for a in atoms]
 
@@ -85,12 +104,28 @@ def _tag(scene: str, atoms: Iterable[Atom]) -> list[Tagged]:
 @dataclass(frozen=True)
 class _Goal:
     """One side's goal as compared: true facts, false facts, which goal that is, and whether
-    the false facts add nothing (the goal states are the reachable states with the true ones)."""
+    the false facts add nothing (the goal states are the reachable states with the true ones;
+    then none are kept: a positive-only goal has no false facts to compare)."""
 
     positive: frozenset[Atom]
     negative: frozenset[Atom]
     basis: str
     positive_only: bool = True
+    #: Facts false in every goal state, as far as known (kept for a positive-only goal too):
+    #: only to tell which literals the other side wrote this goal implies.
+    false: frozenset[Atom] = frozenset()
+
+
+@dataclass(frozen=True)
+class _Views:
+    """One problem's goal both ways an explanation may itemise it: ``full`` (fully specified
+    where a goal state is reachable and the closure is decided, else as written or a formula)
+    and ``written``; both without the literals its initial state alone decides."""
+
+    full: _Goal
+    written: _Goal
+    #: The facts true in every reachable state that the views leave out.
+    always: frozenset[Atom]
 
 
 #: Seconds an explanation may spend fully specifying a goal by state-space search (an initial
@@ -99,26 +134,60 @@ class _Goal:
 SEARCH_S = 0.25
 
 
+def _without_goal(p: Problem) -> Problem:
+    return replace(p, goal=frozenset(), negative_goal=frozenset(), goal_formula=None)
+
+
 @lru_cache(maxsize=16)
-def _goal(domain: Domain, p: Problem) -> _Goal:
-    """The goal compared for ``p`` (cached: explaining and checking the repair both need the
-    prediction's, and a malformed initial state makes it a state-space search)."""
-    if p.goal_formula is not None:
-        return _Goal(frozenset(), frozenset(), FORMULA, False)
-    written = _Goal(p.goal, p.negative_goal, AS_WRITTEN, False)
+def _views(domain: Domain, p: Problem) -> _Views:
+    """The goals compared for ``p`` (cached: explaining and checking the repair both need the
+    prediction's, and a malformed initial state makes it a state-space search).
+
+    A goal literal the initial state alone decides adds nothing: a fact true in every reachable
+    state (a static fact, or one no action can change from this state, found by fully
+    specifying the empty goal where a closed form covers the state), or a static fact the
+    initial state lacks, negated.  Leaving them out of both views makes a difference in them an
+    initial-state difference only, as it is (a repaired initial state implies them again).
+    """
+    static = domain.definition.static_predicates
+    never = frozenset(x for x in p.negative_goal if x[0] in static and x not in p.init)
+    always = domain.static_facts(p)
+    full: _Goal | None = None
     try:
         # the item's deadline is in force (applied by grading); a search gets SEARCH_S of it
-        with nullcontext() if domain.closed_form_covers(p) else deadline_for(SEARCH_S).applied():
-            if p.has_plain_goal:
-                full = domain.fully_specify(p)
-                return written if full is None else _Goal(full, frozenset(), FULLY_SPECIFIED)
-            closure = literal_closure(domain, p)
+        covered = domain.closed_form_covers(p)
+        with nullcontext() if covered else deadline_for(SEARCH_S).applied():
+            if covered:
+                always |= domain.fully_specify(_without_goal(p)) or frozenset()
+            full = _fully_specified(domain, p)
     except ResourceLimitError:
         check_deadline("explanation")  # the caller's own limit, not SEARCH_S: cut short
-        return written
+    written = _Goal(p.goal - always, p.negative_goal - never, AS_WRITTEN, False)
+    if full is None:
+        full = written
+    elif full.basis == FULLY_SPECIFIED:
+        full = replace(full, positive=full.positive - always)
+    return _Views(full, written, always)
+
+
+def _fully_specified(domain: Domain, p: Problem) -> _Goal | None:
+    """``p``'s fully specified goal (its formula, unitemised), ``None`` with no reachable goal
+    state."""
+    if p.goal_formula is not None:
+        return _Goal(frozenset(), frozenset(), FORMULA, False)
+    if p.has_plain_goal:
+        full = domain.fully_specify(p)
+        return None if full is None else _Goal(full, frozenset(), FULLY_SPECIFIED)
+    closure = literal_closure(domain, p)
     if closure is None:
-        return written
-    return _Goal(closure.positive, closure.negative, FULLY_SPECIFIED, closure.positive_only)
+        return None
+    negative = frozenset() if closure.positive_only else closure.negative
+    return _Goal(closure.positive, negative, FULLY_SPECIFIED, closure.positive_only,
+                 closure.negative)
+
+
+def _goal(domain: Domain, p: Problem) -> _Goal:
+    return _views(domain, p).full
 
 
 def _goals(domain: Domain, a: Problem, b: Problem) -> tuple[_Goal, _Goal]:
@@ -129,17 +198,12 @@ def _goals(domain: Domain, a: Problem, b: Problem) -> tuple[_Goal, _Goal]:
     if AS_WRITTEN in (goal_a.basis, goal_b.basis):
         # No reachable goal state on one side, so no fully specified goal: compare the goals
         # as written (removing these differences still gives the ground truth's goal states).
-        return (_Goal(a.goal, a.negative_goal, AS_WRITTEN, False),
-                _Goal(b.goal, b.negative_goal, AS_WRITTEN, False))
-    # As the grader does: false facts that add nothing on both sides change no verdict.
-    if goal_a.basis == goal_b.basis == FULLY_SPECIFIED and (
-            goal_a.positive_only and goal_b.positive_only):
-        goal_a = replace(goal_a, negative=frozenset())
-        goal_b = replace(goal_b, negative=frozenset())
+        return _views(domain, a).written, _views(domain, b).written
     return goal_a, goal_b
 
 
-def _seeds(a: Problem, b: Problem, scenes_a, scenes_b, anchors, deadline: Deadline | None,
+def _seeds(a: Problem, b: Problem, scenes_a: Scenes, scenes_b: Scenes, anchors: frozenset[str],
+           deadline: Deadline | None,
            limit: int = 8) -> list[dict]:
     """Renamings from matchings of the graphs of ``scenes``, a few of them: embeddings of the
     smaller graph into the larger (isomorphisms when both are the same size), so an object too
@@ -172,12 +236,13 @@ class _Builder:
     """Compares the two problems scene by scene and assembles the explanation."""
 
     def __init__(self, a: Problem, b: Problem, domain: Domain, anchors: frozenset[str],
-                 deadline: Deadline | None) -> None:
+                 deadline: Deadline | None, mode: str = IDENTITY) -> None:
         self.a, self.b, self.domain = a, b, domain
-        self.anchors, self.deadline = anchors, deadline
-        self.names_a = set(a.objects)
+        self.anchors, self.deadline, self.mode = anchors, deadline, mode
+        self.written_as = _written_names(a.objects, b.objects)
 
-    def search(self, objects_b, scenes_a, scenes_b, nonzero: bool, seeds=(),
+    def search(self, objects_b: Iterable[str], scenes_a: Scenes, scenes_b: Scenes, nonzero: bool,
+               seeds: Iterable[Mapping[str, str]] = (),
                weights: Mapping[str, int] | None = None) -> Renaming:
         a, b = self.a, self.b
         keep = set(objects_b)
@@ -193,17 +258,53 @@ class _Builder:
     def name(self, pred_object: str, mapping: Mapping[str, str]) -> str:
         if pred_object in mapping:
             return mapping[pred_object]
-        return PRED_PREFIX + pred_object if pred_object in self.names_a else pred_object
+        return self.written_as.get(pred_object, pred_object)
 
     def differences(self, atoms_a: frozenset[Atom], atoms_b: frozenset[Atom],
                     mapping: Mapping[str, str], written_a: frozenset[Atom] = frozenset(),
-                    written_b: frozenset[Atom] = frozenset()) -> Differences:
+                    written_b: frozenset[Atom] = frozenset(), implied_a: frozenset[Atom] = frozenset(),
+                    implied_b: frozenset[Atom] = frozenset()) -> Differences:
         """``atoms_a`` against ``atoms_b`` renamed; facts a side wrote (``written_*``, e.g. the
-        goal as written) are listed before the ones only implied."""
+        goal as written) are listed before the ones only implied, and facts the other side
+        implies (``implied_*``) are no difference."""
         rename = lambda x: (x[0], *(self.name(y, mapping) for y in x[1:]))  # noqa: E731
         renamed = {rename(x) for x in atoms_b}
-        return Differences(_sorted(set(atoms_a) - renamed, written_a),
-                           _sorted(renamed - set(atoms_a), {rename(x) for x in written_b}))
+        return Differences(
+            _sorted(set(atoms_a) - renamed - {rename(x) for x in implied_b}, written_a),
+            _sorted(renamed - set(atoms_a) - implied_a, {rename(x) for x in written_b}))
+
+    def accepts(self, problem: Problem, mode: str | None = None) -> bool:
+        """Whether the grader's own comparison (in ``mode``, by default the explanation's)
+        calls ``problem`` equivalent to the ground truth; ``False`` when it cannot tell in the
+        time left (a check of a repair, never a verdict)."""
+        mode = mode or self.mode
+        try:
+            return compare(self.a, problem, self.domain, is_placeholder=mode != IDENTITY,
+                           placeholder_semantics=(REACHABLE_GOAL_STATES
+                                                  if mode == STRICT_PLACEHOLDER else PAPER),
+                           anchored_objects=self.anchors,
+                           limits=Limits(self.deadline)).equivalent
+        except (ResourceLimitError, UnsupportedFeatureError):
+            return False
+
+
+def _written_names(truth_objects: Iterable[str], answer_objects: Iterable[str]) -> dict[str, str]:
+    """Answer object -> the name an explanation writes it under when it has no counterpart,
+    for those whose own name a ground-truth object has: ``pred:`` prefixed, again while that
+    name is any object's too.  Every name an explanation writes is then exactly one object's,
+    whatever characters the reader accepted in names (``pred:b1`` included)."""
+    truth = set(truth_objects)
+    answer = list(answer_objects)
+    taken = truth | set(answer)
+    out: dict[str, str] = {}
+    for o in answer:
+        if o in truth:
+            name = PRED_PREFIX + o
+            while name in taken:
+                name = PRED_PREFIX + name
+            taken.add(name)
+            out[o] = name
+    return out
 
 
 def _sorted(atoms: Iterable[Atom], first: Iterable[Atom] = ()) -> tuple[str, ...]:
@@ -213,7 +314,8 @@ def _sorted(atoms: Iterable[Atom], first: Iterable[Atom] = ()) -> tuple[str, ...
                  for x in sorted(atoms, key=lambda x: (x not in first, len(x), x)))
 
 
-def _nonzero(a: Problem, b: Problem, scenes_a, scenes_b, anchors, budget: SearchBudget) -> bool:
+def _nonzero(a: Problem, b: Problem, scenes_a: Scenes, scenes_b: Scenes, anchors: frozenset[str],
+             budget: SearchBudget) -> bool:
     """Whether no renaming makes these scenes equal (so every renaming has a difference)."""
     if sorted(a.object_types) != sorted(b.object_types):
         return False  # unequal objects: a renaming may still match every fact
@@ -235,7 +337,7 @@ def explain(a: Problem, b: Problem, domain: Domain, *, kind: str = NOT_EQUIVALEN
     """
     anchors = frozenset(anchored_objects)
     mode = (STRICT_PLACEHOLDER if strict else PLACEHOLDER) if is_placeholder else IDENTITY
-    builder = _Builder(a, b, domain, anchors, deadline)
+    builder = _Builder(a, b, domain, anchors, deadline, mode)
     budget = SearchBudget(None, deadline)
     try:
         goal_a, goal_b = _goals(domain, a, b)
@@ -248,22 +350,55 @@ def explain(a: Problem, b: Problem, domain: Domain, *, kind: str = NOT_EQUIVALEN
                            unsolvable=None if unsolvable is None else unsolvable.to_dict(),
                            complete=False, categories=base_categories(kind),
                            summary=f"explanation cut short: {err}")
-    if unsolvable is not None:
-        m = explanation.renaming
-        explanation = replace(explanation, unsolvable=unsolvable.to_dict(
-            lambda x: (x[0], *(builder.name(y, m) for y in x[1:]))))
     lost = sorted(anchors - set(a.objects))
     explanation = replace(explanation, kind=kind, mode=mode, anchored=tuple(sorted(anchors)),
                           unrepairable=(f"anchored object(s) {', '.join(lost)} missing from the "
                                         "ground truth") if lost else None)
-    if kind == NOT_EQUIVALENT and mode == IDENTITY and explanation.goal and not (
-            explanation.init or explanation.objects) and goal_a.basis == FULLY_SPECIFIED:
-        misuse = not _nonzero(a, b, ((GOAL, goal_a.positive),), ((GOAL, goal_b.positive),),
-                              anchors, budget)
-    else:
-        misuse = False
+    # placeholder-misuse: the grader's placeholder mode would accept what identity mode refuses
+    misuse = (kind == NOT_EQUIVALENT and mode == IDENTITY and goal_a.basis == FULLY_SPECIFIED
+              and bool(explanation.goal or explanation.goal_false)
+              and not (explanation.init or explanation.objects) and builder.accepts(b, PLACEHOLDER))
+    if not lost:
+        explanation = _as_written(builder, explanation)
+    if unsolvable is not None:
+        m = explanation.renaming
+        explanation = replace(explanation, unsolvable=unsolvable.to_dict(
+            lambda x: (x[0], *(builder.name(y, m) for y in x[1:]))))
     explanation = replace(explanation, categories=categorise(explanation, misuse))
     return replace(explanation, summary=summarise(explanation))
+
+
+def _as_written(builder: _Builder, e: Explanation) -> Explanation:
+    """``e`` with its goal differences itemised over the goals as written instead, when that
+    lists no more of them and its repair is still a certificate (checked by the grader's own
+    comparison): what the answer wrote, negative literals included, rather than facts its goal
+    only implies.  Tried first without the literals one side wrote that the other's goal
+    implies anyway (no mistake there), then with them."""
+    if e.goal_basis != FULLY_SPECIFIED or not (e.goal or e.goal_false) or (
+            _late(builder.deadline)):
+        return e
+    domain, a, b = builder.domain, builder.a, builder.b
+    (full_a, written_a), (full_b, written_b) = (
+        (views.full, views.written) for views in (_views(domain, a), _views(domain, b)))
+    mapping = e.renaming if e.goal_renaming is None else e.goal_renaming
+    for pruned in (True, False):
+        none = frozenset[Atom]()
+        goal = builder.differences(written_a.positive, written_b.positive, mapping,
+                                   implied_a=full_a.positive if pruned else none,
+                                   implied_b=full_b.positive if pruned else none)
+        goal_false = builder.differences(written_a.negative, written_b.negative, mapping,
+                                         implied_a=full_a.false if pruned else none,
+                                         implied_b=full_b.false if pruned else none)
+        if len(goal) + len(goal_false) > len(e.goal) + len(e.goal_false):
+            continue
+        candidate = replace(e, goal=goal, goal_false=goal_false, goal_basis=AS_WRITTEN)
+        try:
+            repaired = apply_explanation(domain, b, candidate)
+        except CertificateError:
+            continue
+        if builder.accepts(repaired):
+            return candidate
+    return e
 
 
 def _joint(builder: _Builder, goal_a: _Goal, goal_b: _Goal, budget: SearchBudget) -> Explanation:
@@ -288,6 +423,7 @@ def _assemble(builder: _Builder, init: Renaming, goal_mapping: Mapping[str, str]
     return Explanation(
         NOT_EQUIVALENT, renaming=dict(sorted(m.items())),
         objects=Differences(init.missing, tuple(builder.name(o, m) for o in init.extra)),
+        extra_as={o: builder.written_as[o] for o in init.extra if o in builder.written_as},
         missing_types={o: a.type_of[o] for o in init.missing},
         init=builder.differences(a.init, b.init, m),
         goal=builder.differences(goal_a.positive, goal_b.positive, goal_mapping, a.goal, b.goal),
@@ -299,9 +435,9 @@ def _placeholder(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
                  budget: SearchBudget) -> Explanation:
     """Init and goal under separate renamings, when that is a certificate; else one renaming.
 
-    Separate renamings are a certificate only if the repaired goal, written over the repaired
-    initial state, is its own fully specified goal (reachable, nothing more implied); that is
-    checked, and where it fails (or a goal is unreachable, so only goals as written compare)
+    Separate renamings are not always a certificate (the repaired goal, over the repaired
+    initial state, may imply more than it says); the grader's own comparison checks the
+    repair, and where it fails (or a goal is unreachable, so only goals as written compare)
     one renaming for both is used, whose repair is the ground truth renamed.
     """
     if goal_b.basis != FULLY_SPECIFIED:
@@ -311,11 +447,7 @@ def _placeholder(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
         repaired = apply_explanation(builder.domain, builder.b, separate)
     except CertificateError:
         return _joint(builder, goal_a, goal_b, budget)
-    goal = _goal(builder.domain, repaired)
-    if goal.basis == FULLY_SPECIFIED and goal.positive == repaired.goal and (
-            goal.negative == repaired.negative_goal or goal.positive_only):
-        return separate
-    return _joint(builder, goal_a, goal_b, budget)
+    return separate if builder.accepts(repaired) else _joint(builder, goal_a, goal_b, budget)
 
 
 def _separate(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
@@ -326,8 +458,11 @@ def _separate(builder: _Builder, goal_a: _Goal, goal_b: _Goal,
                                                               builder.anchors, budget),
                            _seeds(a, b, init_a, init_b, builder.anchors,
                                   builder.deadline))
-    scenes_a = ((GOAL, goal_a.positive), (GOAL_FALSE, goal_a.negative))
-    scenes_b = ((GOAL, goal_b.positive), (GOAL_FALSE, goal_b.negative))
+    # The goal renaming sees the whole fully specified goals (facts every reachable state has
+    # included), as the grader's placeholder mode compares them; differences leave those out.
+    always_a, always_b = _views(builder.domain, a).always, _views(builder.domain, b).always
+    scenes_a = ((GOAL, goal_a.positive | always_a), (GOAL_FALSE, goal_a.negative))
+    scenes_b = ((GOAL, goal_b.positive | always_b), (GOAL_FALSE, goal_b.negative))
     # The goal renaming matches the objects the init renaming matched (one object set), so its
     # leftovers are the init renaming's: the missing ones get the same fresh objects.
     matched_b = [o for o in b.objects if o in first.mapping]
@@ -382,7 +517,9 @@ def apply_explanation(domain: Domain, prediction: Problem,
     e = explanation if isinstance(explanation, Explanation) else Explanation.from_dict(explanation)
     if e.goal_basis == FORMULA or e.unrepairable:
         raise CertificateError(e.unrepairable or "goal formulas are not itemised")
-    used = set(prediction.objects) - {_own(o) for o in e.objects.extra}
+    own = {written: o for o, written in e.extra_as.items()}  # names written for extra objects
+    extra_objects = {own.get(o, o) for o in e.objects.extra}
+    used = set(prediction.objects) - extra_objects
     fresh: dict[str, str] = {}
     for gt_object in e.objects.missing:
         name = gt_object
@@ -391,7 +528,8 @@ def apply_explanation(domain: Domain, prediction: Problem,
         fresh[gt_object] = name
     gt_names = set(e.renaming.values()) | set(e.objects.missing)
 
-    def translate(mapping: Mapping[str, str], leftovers: Mapping[str, str] | None = None):
+    def translate(mapping: Mapping[str, str],
+                  leftovers: Mapping[str, str] | None = None) -> Callable[[str], Atom]:
         # A ground-truth object the init renaming left over may be matched by the goal
         # renaming (placeholder mode): the mapping wins over the fresh object.
         inverse = fresh | {g: p for p, g in mapping.items()}
@@ -399,10 +537,10 @@ def apply_explanation(domain: Domain, prediction: Problem,
 
         def one(atom_text: str) -> Atom:
             atom = _parse_atom(atom_text)
-            return (atom[0], *(inverse[x] if x in gt_names else _own(x) for x in atom[1:]))
+            return (atom[0], *(inverse[x] if x in gt_names else own.get(x, x) for x in atom[1:]))
         return one
 
-    def undo(base: frozenset[Atom], diff: Differences, one) -> frozenset[Atom]:
+    def undo(base: frozenset[Atom], diff: Differences, one: Callable[[str], Atom]) -> frozenset[Atom]:
         extra = {one(x) for x in diff.extra}
         missing = {one(x) for x in diff.missing}
         if not extra <= base or missing & base:
@@ -413,23 +551,19 @@ def apply_explanation(domain: Domain, prediction: Problem,
     init = undo(prediction.init, e.init, translate(e.renaming))
     goal_of = (translate(e.renaming) if e.goal_renaming is None
                else translate(e.goal_renaming, e.goal_missing_as))
-    if e.goal_basis == AS_WRITTEN:
-        basis = _Goal(prediction.goal, prediction.negative_goal, AS_WRITTEN, False)
-    else:
-        basis = _goal(domain, prediction)
-        if basis.basis != e.goal_basis:
-            raise CertificateError(f"the prediction's goal is {basis.basis}, the "
-                                   f"explanation's {e.goal_basis}")
+    views = _views(domain, prediction)
+    basis = views.written if e.goal_basis == AS_WRITTEN else views.full
+    if basis.basis != e.goal_basis:
+        raise CertificateError(f"the prediction's goal is {basis.basis}, the "
+                               f"explanation's {e.goal_basis}")
     goal = undo(basis.positive, e.goal, goal_of)
     negative = undo(basis.negative, e.goal_false, goal_of)
-    extra_objects = {_own(o) for o in e.objects.extra}
+    if not extra_objects <= set(prediction.objects):
+        raise CertificateError(f"extra objects the prediction lacks: "
+                               f"{sorted(extra_objects - set(prediction.objects))}")
     kept = [(o, t) for o, t in zip(prediction.objects, prediction.object_types, strict=True)
             if o not in extra_objects]
     kept += [(fresh[o], e.missing_types[o]) for o in e.objects.missing]
     return replace(prediction, objects=tuple(o for o, _ in kept),
                    object_types=tuple(t for _, t in kept), init=init, goal=goal,
                    negative_goal=negative, goal_formula=None)
-
-
-def _own(name: str) -> str:
-    return name[len(PRED_PREFIX):] if name.startswith(PRED_PREFIX) else name

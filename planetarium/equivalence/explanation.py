@@ -16,10 +16,15 @@ from typing import Any
 IDENTITY, PLACEHOLDER, STRICT_PLACEHOLDER = "identity", "placeholder", "strict-placeholder"
 NOT_EQUIVALENT, UNSOLVABLE, NOT_PARSEABLE, EQUIVALENT = (
     "not-equivalent", "unsolvable", "not-parseable", "equivalent")
-#: The goal a difference list is over: the fully specified goal, or (no reachable goal state)
-#: the goal as written, or nothing itemised (a goal with ``or`` / ``exists`` / ...).
+#: The goal a difference list is over: the fully specified goal, or the goal as written (where
+#: that is no longer and still a certificate — a literal the other side's goal implies is then
+#: no difference — or where no goal state is reachable), or nothing itemised (a goal with
+#: ``or`` / ``exists`` / ...).  Either way without the literals the initial state alone decides
+#: (facts true in every reachable state, static facts false in it): a difference there is an
+#: initial-state difference, listed once, under ``init``.
 FULLY_SPECIFIED, AS_WRITTEN, FORMULA = "fully-specified", "as-written", "formula"
-#: Prefix of a prediction object with no counterpart whose name a ground-truth object also has.
+#: Prefix of a prediction object with no counterpart whose name a ground-truth object also has
+#: (repeated while the prefixed name is taken too; :attr:`Explanation.extra_as` says which).
 PRED_PREFIX = "pred:"
 
 #: Error categories (see :func:`categorise`), in the order reports list them.
@@ -57,6 +62,10 @@ class Explanation:
     #: renaming leaves over that stands for the same added object.
     goal_missing_as: dict[str, str] = field(default_factory=dict)
     objects: Differences = Differences()
+    #: Prediction object with no counterpart -> the name the explanation writes it under, for
+    #: those whose own name a ground-truth object has (every name an explanation writes is
+    #: then exactly one object's, whatever characters the reader accepted in names).
+    extra_as: dict[str, str] = field(default_factory=dict)
     missing_types: dict[str, str] = field(default_factory=dict)
     init: Differences = Differences()
     goal: Differences = Differences()
@@ -112,9 +121,11 @@ def categorise(explanation: Explanation, placeholder_misuse: bool = False) -> tu
     """Error categories of an explanation, in :data:`CATEGORIES` order (several may apply).
 
     ``wrong-object-count``: objects without counterpart; ``init-differs``: initial facts differ;
-    goal facts only missing: ``goal-under-specified``, only added: ``goal-over-specified``,
+    goal literals only missing: ``goal-under-specified``, only added: ``goal-over-specified``,
     both: ``wrong-goal``; ``placeholder-misuse``: identity mode, the goal has the right
-    arrangement on the wrong objects (placeholder mode would accept it).
+    arrangement on the wrong objects (placeholder mode would accept it).  Goal differences
+    never include literals the initial state alone decides (static facts among them), so an
+    initial-state mistake is an init category only.
     """
     if explanation.kind == EQUIVALENT:
         return ()
@@ -150,15 +161,29 @@ def _part(what: str, diff: Differences, lacks: str = "lacks", has: str = "has ex
     return f"{what} " + " and ".join(bits) if bits else None
 
 
+def _negated(atoms: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f"(not {x})" for x in atoms)
+
+
+def _goal_parts(e: Explanation) -> tuple[tuple[str, Differences], ...]:
+    """The goal's differences as a reader sees them: over the goal as written, its negative
+    literals as ``(not ...)`` among the others (as the answer wrote them); over the fully
+    specified goal, the facts false in every goal state apart."""
+    if e.goal_basis == AS_WRITTEN:
+        return (("goal as written",
+                 Differences(e.goal.missing + _negated(e.goal_false.missing),
+                             e.goal.extra + _negated(e.goal_false.extra))),)
+    title = "fully specified goal" if e.goal_basis == FULLY_SPECIFIED else "goal"
+    return ((title, e.goal), ("facts false in every goal state", e.goal_false))
+
+
 def summarise(e: Explanation) -> str:
     """One line a person reads: what differs, under which kind of renaming."""
     if e.kind == NOT_PARSEABLE:
         return e.summary
-    goal_name = {FULLY_SPECIFIED: "fully specified goal", AS_WRITTEN: "goal as written",
-                 FORMULA: "goal"}[e.goal_basis]
     parts = [p for p in (
         _part("objects:", e.objects, "missing", "extra"), _part("init", e.init),
-        _part(goal_name, e.goal), _part("facts false in every goal state", e.goal_false)) if p]
+        *(_part(title, diff) for title, diff in _goal_parts(e))) if p]
     head = {EQUIVALENT: "equivalent", NOT_EQUIVALENT: "not equivalent",
             UNSOLVABLE: "unsolvable"}[e.kind]
     if e.kind == UNSOLVABLE and e.unsolvable:
@@ -194,10 +219,7 @@ def describe(e: Explanation) -> str:
     if e.goal_renaming is not None and e.goal_renaming != e.renaming:
         lines.append("  goal renaming (placeholder mode):")
         lines += [f"    {p} -> {g}" for p, g in e.goal_renaming.items() if p != g]
-    goal_name = {FULLY_SPECIFIED: "fully specified goal", AS_WRITTEN: "goal as written",
-                 FORMULA: "goal"}[e.goal_basis]
-    for title, diff in (("objects", e.objects), ("init", e.init), (goal_name, e.goal),
-                        ("false in every goal state", e.goal_false)):
+    for title, diff in (("objects", e.objects), ("init", e.init), *_goal_parts(e)):
         for sign, items, what in (("-", diff.missing, "only the ground truth has"),
                                   ("+", diff.extra, "only the prediction has")):
             if items:

@@ -24,14 +24,22 @@ otherwise it is the best found (``optimal=False``).
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..limits import Deadline
 
-#: Branch-and-bound nodes tried before settling for the best renaming found.
-MAX_NODES = 5_000
+#: Branch-and-bound nodes (one object tried in one place) before settling for the best
+#: renaming found.
+MAX_NODES = 20_000
+#: Swaps the hill climbing tries (over all seeds) before settling for what it has: with the
+#: node budget, a bound on the work that does not grow with the time limit, so a hostile answer
+#: with thousands of objects is explained in about a second, best effort (``optimal=False``).
+MAX_SWAPS = 20_000
+#: Prediction objects the branch and bound assigns on one path (it recurses once per object):
+#: deeper, it settles for the best renaming found, as past MAX_NODES.
+MAX_DEPTH = 400
 
 #: A tagged atom: ``(scene, predicate, arg, ...)``.
 Tagged = tuple[str, ...]
@@ -92,13 +100,15 @@ def _key(atom: Tagged) -> tuple[str, str]:
 
 class _Search:
     def __init__(self, a: _Problem, b: _Problem, anchors: frozenset[str], deadline: Deadline | None,
-                 max_nodes: int, weights: Mapping[str, int]) -> None:
+                 max_nodes: int, weights: Mapping[str, int], max_swaps: int = MAX_SWAPS) -> None:
         self.a, self.b = a, b
         self.weights = weights
-        self.fixed = {o: o for o in anchors if o in b.touching and o in a.touching}
+        self.fixed = {o: o for t, objs in b.by_type.items() for o in objs
+                      if o in anchors and o in a.by_type.get(t, ())}
         # An anchored name on one side only has no counterpart: pair it with a ghost.
         self.type_of_b = {o: t for t, objs in b.by_type.items() for o in objs}
         self.deadline, self.max_nodes, self.nodes = deadline, max_nodes, 0
+        self.max_swaps, self.swaps = max_swaps, 0
         self.anchors = anchors
         self.size = sum(map(self.w, a.atoms)) + sum(map(self.w, b.atoms))
 
@@ -124,39 +134,65 @@ class _Search:
 
     # -- seeds and local search --------------------------------------------------------------
     def complete(self, partial: Mapping[str, str]) -> dict[str, str]:
-        """``partial`` extended to a bijection per type, leftovers paired in declaration order
-        (anchored names with their own; linear for the thousands of objects hostile answers
-        may declare)."""
+        """``partial`` extended to a bijection per type that every anchor allows, leftovers
+        paired in declaration order (linear for the thousands of objects hostile answers may
+        declare); :class:`_NoCompletion` when ``partial`` left an anchor no partner."""
         m: dict[str, str] = {}
         for t, bs in self.b.by_type.items():
             targets = self.a.by_type[t]
             allowed_targets, used = set(targets), set()
             for p in bs:
-                g = partial.get(p)
-                if g is not None and g in allowed_targets and g not in used and self.allowed(p, g):
-                    m[p] = g
-                    used.add(g)
-            rest = deque(g for g in targets if g not in used)
-            for p in bs:
-                if p in m:
-                    continue
-                for _ in range(len(rest)):  # rotate past targets an anchor forbids
-                    g = rest.popleft()
-                    if self.allowed(p, g):
-                        break
-                    rest.append(g)
-                m[p] = g
+                wanted = partial.get(p)
+                if wanted is not None and wanted in allowed_targets and wanted not in used and (
+                        self.allowed(p, wanted)):
+                    m[p] = wanted
+                    used.add(wanted)
+            self._pair([p for p in bs if p not in m], [g for g in targets if g not in used], m)
         return m
 
+    def _pair(self, ps: list[str], gs: list[str], m: dict[str, str]) -> None:
+        """Pair ``ps`` with as many ``gs`` into ``m``: anchored names first (a name on both sides
+        with itself, any other with a ghost), then the rest in order, which any pairing allows."""
+        taken: set[str] = set()
+        for p in ps:
+            if p in self.fixed:
+                m[p] = self.fixed[p]
+                taken.add(m[p])
+        ghost_gs = [g for g in gs if isinstance(g, _Ghost)]
+        ghost_ps = [p for p in ps if isinstance(p, _Ghost)]
+        anchored_ps = [p for p in ps if p not in m and p in self.anchors and not isinstance(p, _Ghost)]
+        anchored_gs = [g for g in gs
+                       if g not in taken and g in self.anchors and not isinstance(g, _Ghost)]
+        if len(anchored_ps) > len(ghost_gs) or len(anchored_gs) > len(ghost_ps):
+            raise _NoCompletion
+        for p, g in [*zip(anchored_ps, ghost_gs, strict=False), *zip(ghost_ps, anchored_gs, strict=False)]:
+            m[p] = g
+            taken.add(g)
+        rest = iter([g for g in gs if g not in taken])
+        for p in ps:
+            if p not in m:
+                m[p] = next(rest)
+
     def improve(self, m: dict[str, str]) -> dict[str, str]:
-        """Swap two objects' images while that removes differences (hill climbing)."""
+        """Swap two objects' images while that removes differences (hill climbing).
+
+        Only swaps that move an image in some fact can match a fact (one of ``p``, ``q`` maps
+        to a ground-truth object in some fact), so a pass costs (such objects) x (objects),
+        not objects squared: a hostile answer with thousands of objects against a small
+        ground truth is improved in time linear in its size."""
         improved = True
         while improved:
             improved = False
             for bs in self.b.by_type.values():
-                for i, p in enumerate(bs):
-                    for q in bs[i + 1:]:
+                live = [p for p in bs if self.a.touching[m[p]]]
+                for p in live:
+                    for q in bs:
+                        if q == p or (self.a.touching[m[q]] and str(q) < str(p)):
+                            continue  # a pair of two live objects is tried once
                         self.tick()
+                        self.swaps += 1
+                        if self.swaps > self.max_swaps:
+                            return m
                         if self.swap_gain(m, p, q) > 0:
                             m[p], m[q] = m[q], m[p]
                             improved = True
@@ -199,7 +235,7 @@ class _Search:
         keys = set(undet_b) | set(avail_a)
         m: dict[str, str] = {}
         used: set[str] = set()
-        state = {"best": dict(best), "cost": best_cost}
+        state = _Incumbent(dict(best), best_cost)
         limit = self.nodes + self.max_nodes
 
         def bound(matched: int) -> int:
@@ -232,37 +268,66 @@ class _Search:
             for x in done_a:
                 avail_a[_key(x)] += 1
 
+        # Ground-truth objects in no fact (ghosts included) and not anchored are
+        # interchangeable: a branch tries one of them (the next unused one), not each.
+        special = {t: [g for g in objs if self.a.touching[g] or g in self.anchors]
+                   for t, objs in self.a.by_type.items()}
+        plain = {t: [g for g in reversed(objs) if not (self.a.touching[g] or g in self.anchors)]
+                 for t, objs in self.a.by_type.items()}
+        open_special = Counter({t: len(objs) for t, objs in special.items()})
+        # Once every type still to assign has only such objects left, no fact can match any
+        # more: the assignment so far is a leaf.
+        types_after = [frozenset[str]()]
+        for _, t in reversed(order):
+            types_after.append(types_after[-1] | {t})
+        types_after.reverse()
+
         def visit(depth: int, matched: int) -> None:
-            if state["cost"] <= floor:
+            if state.cost <= floor:
                 return
-            self.tick()
-            if self.nodes > limit:
+            if depth > MAX_DEPTH:
                 raise _OutOfTime
-            if depth == len(order):
+            if not any(open_special[t] for t in types_after[depth]):
                 cost = self.size - 2 * matched
-                if cost < state["cost"]:
-                    state["best"], state["cost"] = self.complete(m), cost
+                if cost < state.cost:
+                    try:
+                        state.best, state.cost = self.complete(m), cost
+                    except _NoCompletion:  # these choices left an anchor without a partner
+                        pass
                 return
             p, t = order[depth]
-            first = state["best"].get(p)
-            candidates = sorted(self.a.by_type[t], key=lambda g: (g != first, str(g)))
-            for g in candidates:
-                if g in used or not self.allowed(p, g):
+            first = state.best.get(p)
+            candidates = sorted((g for g in special[t] if g not in used),
+                                key=lambda g: (g != first, str(g)))
+            tries = [(g, False) for g in candidates] + [(g, True) for g in plain[t][-1:]]
+            for g, is_plain in tries:
+                if not self.allowed(p, g):
                     continue
+                self.tick()  # a node is one object tried in one place
+                if self.nodes > limit:
+                    raise _OutOfTime
+                if is_plain:
+                    plain[t].pop()
+                else:
+                    open_special[t] -= 1
                 m[p] = g
                 used.add(g)
                 gained, done_b, done_a = assign(p, g)
-                if bound(matched + gained) < state["cost"]:
+                if bound(matched + gained) < state.cost:
                     visit(depth + 1, matched + gained)
                 undo(p, g, done_b, done_a)
                 used.discard(g)
                 del m[p]
+                if is_plain:
+                    plain[t].append(g)
+                else:
+                    open_special[t] += 1
 
         try:
             visit(0, matched)
         except _OutOfTime:
-            return state["best"], state["cost"], state["cost"] <= floor
-        return state["best"], state["cost"], True
+            return state.best, state.cost, state.cost <= floor
+        return state.best, state.cost, True
 
     def _order(self) -> list[tuple[str, str]]:
         """Prediction objects in some fact, most facts first, then their neighbours (facts
@@ -286,8 +351,21 @@ class _Search:
         return [(o, self.type_of_b[o]) for o in order]
 
 
+@dataclass
+class _Incumbent:
+    """The best renaming the branch and bound has found, and its cost."""
+
+    best: dict[str, str]
+    cost: int
+
+
 class _OutOfTime(Exception):
     """The node budget or the deadline ran out: keep the best renaming found."""
+
+
+class _NoCompletion(Exception):
+    """A partial renaming that no renaming the anchors allow extends (a search branch that
+    gave an anchor's only possible partners away)."""
 
 
 def _rename(atom: Tagged, m: Mapping[str, str]) -> Tagged:
@@ -308,11 +386,12 @@ def best_renaming(objects_a: Sequence[str], types_a: Sequence[str], atoms_a: Ite
     never an exception, so an explanation can always say what it found.
     """
     a, b = _Problem(objects_a, types_a, atoms_a), _Problem(objects_b, types_b, atoms_b)
-    # An anchored name on one side only has no counterpart: a ghost on the other side takes it.
+    # An anchored name on one side only (or of another type there) has no counterpart: a
+    # ghost on the other side takes it.
     for mine, theirs, side in ((a, b, "extra:"), (b, a, "missing:")):
         for t, objs in mine.by_type.items():
             for o in objs:
-                if o in anchors and o not in theirs.touching:
+                if o in anchors and o not in theirs.by_type.get(t, ()):
                     theirs.ghost(t, side)
     a.pad(b, "missing:")
     b.pad(a, "extra:")
@@ -320,20 +399,18 @@ def best_renaming(objects_a: Sequence[str], types_a: Sequence[str], atoms_a: Ite
     search = _Search(a, b, anchors, deadline, max_nodes, weights)
     floor = _floor(a, b, nonzero, weights)
     names = {o: o for o in objects_b}
-    best, best_cost = None, None
+    best = search.complete(names)  # linear: there is a renaming however soon time runs out
+    best_cost = search.cost(best)
     try:
         for seed in [names, *seeds]:
             m = search.improve(search.complete(seed))
             cost = search.cost(m)
-            if best_cost is None or cost < best_cost:
+            if cost < best_cost:
                 best, best_cost = m, cost
             if best_cost <= floor:
                 break
         best, best_cost, optimal = search.prove(best, best_cost, floor)
     except _OutOfTime:
-        if best is None:
-            best = search.complete(names)
-            best_cost = search.cost(best)
         optimal = best_cost <= floor
     return _result(best, best_cost, optimal, search.nodes)
 

@@ -27,7 +27,7 @@ state or renaming budget the goal is ``unsupported`` with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import rustworkx as rx
 
@@ -42,6 +42,7 @@ from ..graph import (
     isomorphic,
     problem_graph,
 )
+from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from ..strips.grounding import StateBudgetExceeded
 from .closure import explicit_goal_states
@@ -50,12 +51,14 @@ from .closure import explicit_goal_states
 MAX_RENAMINGS = 20_000
 
 
+#: A fully specified goal: the facts true and the facts false in every goal state.
+Closure = tuple[frozenset[Atom], frozenset[Atom]]
 Decision = tuple[bool, str]  # (equivalent, reason); equivalence.compare wraps it in a Verdict
 
 
 def _renamings(first: rx.PyDiGraph, second: rx.PyDiGraph, n: int,
                objects_a: tuple[str, ...], objects_b: tuple[str, ...],
-               budget: SearchBudget, on_excess) -> Iterator[dict[str, str]]:
+               budget: SearchBudget, on_excess: Callable[[str], None]) -> Iterator[dict[str, str]]:
     """Object bijections induced by the label-preserving isomorphisms of two graphs.
 
     The matchers look at the deadline (every 1,024 calls): finding the next isomorphism can take
@@ -74,7 +77,7 @@ def _renamings(first: rx.PyDiGraph, second: rx.PyDiGraph, n: int,
 _CLOCK_EVERY = 256
 
 
-def _maps_onto(states, mapping: dict[str, str], targets: frozenset,
+def _maps_onto(states: Iterable[frozenset[Atom]], mapping: dict[str, str], targets: frozenset,
                budget: SearchBudget) -> bool:
     """Whether renaming ``states`` by ``mapping`` gives exactly ``targets`` (as many states),
     state by state, stopping at the first renamed state that is not a target."""
@@ -94,9 +97,10 @@ def _raise_unsupported(why: str) -> None:
     raise UnsupportedFeatureError(f"goal formula decided only by exhaustive search: {why}")
 
 
-def _same_goal_sets_under_some_renaming(a: Problem, b: Problem, goals_a, goals_b,
+def _same_goal_sets_under_some_renaming(a: Problem, b: Problem, goals_a: frozenset[frozenset[Atom]],
+                                        goals_b: frozenset[frozenset[Atom]],
                                         anchors: frozenset[str], budget: SearchBudget,
-                                        on_excess) -> bool:
+                                        on_excess: Callable[[str], None]) -> bool:
     """Whether some bijection (anchors fixed) maps ``goals_a`` onto ``goals_b`` exactly."""
     if len(goals_a) != len(goals_b):
         return False
@@ -113,7 +117,7 @@ def _same_goal_sets_under_some_renaming(a: Problem, b: Problem, goals_a, goals_b
                                    budget, on_excess))
 
 
-def strict_placeholder(a: Problem, b: Problem, domain: Domain, closure_a, closure_b,
+def strict_placeholder(a: Problem, b: Problem, domain: Domain, closure_a: Closure, closure_b: Closure,
                        anchors: frozenset[str], budget: SearchBudget) -> Decision:
     """Steps 2-4 of the module docstring (step 1 already failed; initial states isomorphic)."""
     (pos_a, neg_a), (pos_b, neg_b) = closure_a, closure_b

@@ -20,28 +20,44 @@ from .config import LoraConfig, QuantizationConfig
 
 
 class ModelSettings(Protocol):
-    """What loading a base model reads from a run config: fine-tuning's and GRPO's alike."""
+    """What loading a base model reads from a run config: fine-tuning's and GRPO's alike
+    (read-only: the configs are frozen dataclasses)."""
 
-    model: str
-    attn_implementation: str
-    quantization: QuantizationConfig
+    @property
+    def model(self) -> str: ...
+    @property
+    def attn_implementation(self) -> str: ...
+    @property
+    def quantization(self) -> QuantizationConfig: ...
 
 
 class LoopSettings(Protocol):
     """The optimiser and loop settings fine-tuning and GRPO share (their ``training`` sections)."""
 
-    optimizer: str
-    learning_rate: float
-    weight_decay: float
-    batch_size: int
-    gradient_accumulation_steps: int
-    epochs: float
-    max_steps: int
-    logging_steps: int
-    save_steps: int
-    save_total_limit: int
-    seed: int
-    gradient_checkpointing: bool
+    @property
+    def optimizer(self) -> str: ...
+    @property
+    def learning_rate(self) -> float: ...
+    @property
+    def weight_decay(self) -> float: ...
+    @property
+    def batch_size(self) -> int: ...
+    @property
+    def gradient_accumulation_steps(self) -> int: ...
+    @property
+    def epochs(self) -> float: ...
+    @property
+    def max_steps(self) -> int: ...
+    @property
+    def logging_steps(self) -> int: ...
+    @property
+    def save_steps(self) -> int: ...
+    @property
+    def save_total_limit(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def gradient_checkpointing(self) -> bool: ...
 
 
 def resolve_base(cfg: ModelSettings, out_dir: Path) -> str:

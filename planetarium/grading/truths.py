@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from ..domains import get_domain
 from ..domains.base import Domain
 from ..errors import PlanetariumError, ResourceLimitError
+from ..pddl.domain import DomainDef
 from ..pddl.problem import Formula, Problem, read_problem
 from .options import GradeOptions
 
@@ -54,7 +55,7 @@ def _read_into(found: list[Domain], gt: str, relax_typing: bool,
     """Read ``gt``, appending the domain its ``(:domain ...)`` names to ``found`` once it is
     known (so a caller knows it even when reading fails later)."""
 
-    def lookup(name: str):
+    def lookup(name: str) -> DomainDef:
         found.append(domain if domain is not None and domain.name == name.lower()
                      else get_domain(name))
         return found[0].definition

@@ -127,14 +127,14 @@ def report_command(
     """Tables with n and 95% intervals, paired comparisons, the paper's figures; CSV/JSON."""
     from .report import write_report
 
-    if out is None:
-        first = Path(run_dirs[0])
-        out = first / "report" if len(run_dirs) == 1 else first.parent / "report"
-    report = write_report(list(run_dirs), out, labels, allow_mixed=allow_mixed_datasets)
+    first = Path(run_dirs[0])
+    out_dir = (Path(out) if out is not None else first / "report" if len(run_dirs) == 1
+               else first.parent / "report")
+    report = write_report(list(run_dirs), out_dir, labels, allow_mixed=allow_mixed_datasets)
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
     click.echo(report.markdown(summary=True))
-    click.echo(f"full report, figures and CSV/JSON tables: {Path(out) / 'report.md'}", err=True)
+    click.echo(f"full report, figures and CSV/JSON tables: {out_dir / 'report.md'}", err=True)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..config import at_least, setting
+from ..config import Check, at_least, setting
 
 TINY_PREFIX = "tiny:"
 
@@ -25,7 +25,7 @@ def _model_name(value: str) -> str | None:
     return None
 
 
-def speed(default: Any, check=None) -> Any:
+def speed(default: Any, check: Check | None = None) -> Any:
     """A field that affects throughput only, left out of the config hash."""
     return setting(default, check=check, affects_output=False)
 

@@ -80,7 +80,9 @@ def _setting_changes(old: dict[str, Any], config: EvalConfig) -> str:
     run (the settings :meth:`EvalConfig.config_hash` covers)."""
     changed = []
     for section in ("model", "benchmark"):
-        stored = old.get(section) if isinstance(old.get(section), dict) else {}
+        stored = old.get(section)
+        if not isinstance(stored, dict):
+            stored = {}
         new = json.loads(json.dumps(output_shaping(getattr(config, section)), default=list))
         changed += [f"{section}.{key}: {stored.get(key)!r} -> {value!r}"
                     for key, value in sorted(new.items()) if stored.get(key) != value]

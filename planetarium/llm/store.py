@@ -158,7 +158,7 @@ class ResultLog:
         from ..batch import item_key, resume_output
 
         try:
-            done = resume_output(self.path)
+            done = [row.key for row in resume_output(self.path).rows]
         except ValueError as err:
             raise RunDirError(f"cannot resume: {err}") from err
         if len(done) > len(ids):

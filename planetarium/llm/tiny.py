@@ -13,6 +13,7 @@ import itertools
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 from ..errors import require
 from ..pddl.writer import render_problem
@@ -80,7 +81,8 @@ def _gripper_text(rng: random.Random, index: int) -> str:
     rooms = [f"room{i + 1}" for i in range(rng.randint(2, 3))]
     balls = [f"ball{i + 1}" for i in range(rng.randint(1, 4))]
     grippers = ["gripper1", "gripper2"]
-    init = [("room", r) for r in rooms] + [("ball", b) for b in balls]
+    init: list[tuple[str, ...]] = [("room", r) for r in rooms]
+    init += [("ball", b) for b in balls]
     init += [("gripper", g) for g in grippers] + [("free", g) for g in grippers]
     init += [("at-robby", rooms[0])] + [("at", b, rng.choice(rooms)) for b in balls]
     goal = [("at", b, rng.choice(rooms)) for b in balls]
@@ -103,7 +105,7 @@ def pddl_corpus(seed: int = 0, n_problems: int = 40) -> list[str]:
     return texts
 
 
-def train_tokenizer(corpus: list[str]):
+def train_tokenizer(corpus: list[str]) -> Any:  # a transformers PreTrainedTokenizerFast
     """Byte-level BPE (no unknown characters) wrapped as a Gemma-like fast tokenizer."""
     tokenizers = require("tokenizers", "train")
     transformers = require("transformers", "train")

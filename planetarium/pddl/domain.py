@@ -65,7 +65,9 @@ class DomainDef:
         return False
 
 
-def _domain_from_tables(name, requirements, types, predicates, actions, static) -> DomainDef:
+def _domain_from_tables(name: str, requirements: frozenset[str], types: dict[str, str],
+                        predicates: dict[str, tuple[str, ...]], actions: dict[str, Action],
+                        static: frozenset[str]) -> DomainDef:
     return DomainDef(name, requirements, MappingProxyType(types), MappingProxyType(predicates),
                      MappingProxyType(actions), static)
 
@@ -106,7 +108,7 @@ def parse_typed_list(items: Sequence, default: str = "object") -> list[tuple[str
     return out
 
 
-def _atom(expr, what: str) -> Atom:
+def _atom(expr: object, what: str) -> Atom:
     if not isinstance(expr, SList) or not expr or isinstance(expr[0], SList):
         line = getattr(expr, "line", None)
         raise PDDLSyntaxError(f"expected an atom in {what}", line)
@@ -115,7 +117,7 @@ def _atom(expr, what: str) -> Atom:
     return tuple(str(x) for x in expr)
 
 
-def _conjunction(expr, what: str, allow_not: bool) -> tuple[list[Atom], list[Atom]]:
+def _conjunction(expr: object, what: str, allow_not: bool) -> tuple[list[Atom], list[Atom]]:
     """Split ``(and ...)`` into positive and negative atoms."""
     pos: list[Atom] = []
     neg: list[Atom] = []
@@ -124,7 +126,10 @@ def _conjunction(expr, what: str, allow_not: bool) -> tuple[list[Atom], list[Ato
     stack = [expr]
     while stack:
         node = stack.pop()
-        head = node[0] if isinstance(node, SList) and node and isinstance(node[0], str) else None
+        if not isinstance(node, SList) or not node or not isinstance(node[0], str):
+            pos.append(_atom(node, what))  # no head: _atom says what is wrong with it
+            continue
+        head = node[0]
         if head == "and":
             stack.extend(reversed(node[1:]))
         elif head == "not" and allow_not:
@@ -186,9 +191,11 @@ def parse_domain(text: str) -> DomainDef:
     )
 
 
-def _with_head(items, line: int) -> SList:
+def _with_head(items: object, line: int) -> SList:
     """``items`` (a parameter list, which has no head keyword) as a section parse_typed_list reads."""
-    section = SList(getattr(items, "line", line))
+    if items is not None and not isinstance(items, SList):  # a symbol: not its letters
+        raise PDDLSyntaxError(f"':parameters' takes a list, found '{items}'", line)
+    section = SList(line if items is None else items.line)
     section.append(":parameters")
     section.extend(items or [])
     return section

@@ -84,13 +84,13 @@ class Problem:
         return dict(zip(self.objects, self.object_types, strict=True))
 
 
-def _fmt(expr) -> str:
+def _fmt(expr: object) -> str:
     if isinstance(expr, _LIST):
         return "(" + " ".join(_fmt(x) for x in expr) + ")"
     return str(expr)
 
 
-def _line(expr) -> int | None:
+def _line(expr: object) -> int | None:
     """The line a list opens on: known for the exact reader's lists, ``None`` on the quick pass."""
     return getattr(expr, "line", None)
 
@@ -231,7 +231,7 @@ class _ProblemReader:
         return (None not in rows and list(map(len, rows)) == list(map(len, items))
                 and all(map(contains, chain.from_iterable(rows), chain.from_iterable(items))))
 
-    def _read_atom(self, expr, where: str, variables: dict[str, str] | None = None) -> Atom:
+    def _read_atom(self, expr: object, where: str, variables: dict[str, str] | None = None) -> Atom:
         if not isinstance(expr, _LIST) or not expr:
             raise PDDLSyntaxError(f"expected an atom in {where}, found '{_fmt(expr)[:60]}'",
                                   _line(expr))
@@ -313,7 +313,10 @@ class _ProblemReader:
             if not count % _CLOCK_EVERY:
                 check_deadline("reading the goal")
             expr = _unwrap(stack.pop())
-            head = expr[0] if isinstance(expr, _LIST) and expr and isinstance(expr[0], str) else None
+            if not isinstance(expr, _LIST) or not expr or not isinstance(expr[0], str):
+                positive.append(self._read_atom(expr, ":goal"))  # no head: _read_atom says why
+                continue
+            head = expr[0]
             if head == "and":
                 stack.extend(reversed(expr[1:]))
             elif head == "not" and len(expr) == 2 and _is_atom(_unwrap(expr[1])):
@@ -326,7 +329,7 @@ class _ProblemReader:
                 positive.append(self._read_atom(expr, ":goal"))
         return positive, negative, None
 
-    def _whole_formula(self, expr) -> tuple[list[Atom], list[Atom], Formula]:
+    def _whole_formula(self, expr: object) -> tuple[list[Atom], list[Atom], Formula]:
         """The goal as a formula tree, with its top-level positive conjuncts (true in every goal
         state by the formula's shape alone) as the positive atoms."""
         formula = self._read_formula(expr, {})
@@ -339,9 +342,11 @@ class _ProblemReader:
                 positive.append(node[1])
         return positive, [], formula
 
-    def _read_formula(self, expr, variables: dict[str, str]) -> Formula:
+    def _read_formula(self, expr: object, variables: dict[str, str]) -> Formula:
         expr = _unwrap(expr)
-        head = expr[0] if isinstance(expr, _LIST) and expr and isinstance(expr[0], str) else None
+        if not isinstance(expr, _LIST) or not expr or not isinstance(expr[0], str):
+            return ("atom", self._read_atom(expr, ":goal", variables))
+        head = expr[0]
         if head in _UNSUPPORTED_GOAL:
             raise UnsupportedFeatureError(
                 f"line {_line(expr)}: goal uses '{head}' ({_fmt(expr)[:80]}), which is outside "
@@ -353,15 +358,15 @@ class _ProblemReader:
                 f"which domain '{self.domain.name}' does not declare"
             )
         if head == "and":
-            return ("and",) + tuple(self._read_formula(x, variables) for x in expr[1:])
+            return ("and", *(self._read_formula(x, variables) for x in expr[1:]))
         if head == "or":
-            return ("or",) + tuple(self._read_formula(x, variables) for x in expr[1:])
+            return ("or", *(self._read_formula(x, variables) for x in expr[1:]))
         if head in ("not", "imply"):
             want = 1 if head == "not" else 2
             if len(expr) != want + 1:
                 raise PDDLSyntaxError(f"'{head}' takes {want} formula(s): {_fmt(expr)[:80]}",
                                       _line(expr))
-            return (head,) + tuple(self._read_formula(x, variables) for x in expr[1:])
+            return (head, *(self._read_formula(x, variables) for x in expr[1:]))
         if head in ("forall", "exists"):
             if len(expr) != 3 or not isinstance(expr[1], _LIST):
                 raise PDDLSyntaxError(f"expected '({head} (?x - type ...) FORMULA)', found "
@@ -382,7 +387,7 @@ class _ProblemReader:
         return ("atom", self._read_atom(expr, ":goal", variables))
 
 
-def _unwrap(expr):
+def _unwrap(expr: object) -> object:
     """``(or X)`` and ``(not (not X))`` mean ``X``: read them as ``X``, so a goal written that
     way is the same conjunction of literals (and the same problem) as the plain one."""
     while isinstance(expr, _LIST) and len(expr) == 2 and isinstance(expr[0], str):
@@ -397,7 +402,7 @@ def _unwrap(expr):
     return expr
 
 
-def _is_atom(expr) -> bool:
+def _is_atom(expr: object) -> bool:
     return (isinstance(expr, _LIST) and bool(expr) and isinstance(expr[0], str)
             and expr[0] not in _FORMULA_GOAL | _UNSUPPORTED_GOAL | {"and", "not", "="})
 

@@ -8,7 +8,7 @@ planners are given).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import groupby
 from operator import itemgetter
 
@@ -85,10 +85,10 @@ def _lines(atoms: tuple[Atom, ...], separator: str) -> str:
 def domain_to_pddl(domain: DomainDef, *, typed: bool) -> str:
     """Write a parsed STRIPS domain back as PDDL (types dropped unless ``typed``)."""
 
-    def params(pairs) -> str:
+    def params(pairs: Iterable[tuple[str, str]]) -> str:
         return " ".join(f"{v} - {t}" if typed else v for v, t in pairs)
 
-    def conj(atoms, negated=()) -> str:
+    def conj(atoms: Iterable[Atom], negated: Iterable[Atom] = ()) -> str:
         parts = ["(" + " ".join(a) + ")" for a in atoms]
         parts += ["(not (" + " ".join(a) + "))" for a in negated]
         return "(and " + " ".join(parts) + ")"

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -50,6 +51,9 @@ from ..pddl.domain import Atom, DomainDef, parse_domain, parse_typed_list
 from ..pddl.problem import Problem, read_problem
 from ..pddl.sexpr import SList, read_sexprs
 from ..strips.grounding import fits_type
+
+#: A node of the exact reader's S-expressions: a symbol or a list.
+Node = SList | str
 
 _PREFIX = "adl-"  # of the helper predicates and type (module docstring)
 _DISTINCT = _PREFIX + "distinct"
@@ -76,29 +80,29 @@ class _Compiled:
         default_factory=dict)  # helper predicate -> (typed variables, disjunct atoms)
 
 
-def _write(expr) -> str:
+def _write(expr: Node) -> str:
     if isinstance(expr, SList):
         return "(" + " ".join(_write(x) for x in expr) + ")"
     return str(expr)
 
 
-def _slist(items, line: int) -> SList:
+def _slist(items: Iterable[Node], line: int) -> SList:
     out = SList(line)
     out.extend(items)
     return out
 
 
-def _head(expr) -> str | None:
+def _head(expr: Node | None) -> str | None:
     return expr[0] if isinstance(expr, SList) and expr and isinstance(expr[0], str) else None
 
 
-def _is_atom(expr) -> bool:
+def _is_atom(expr: Node) -> bool:
     return _head(expr) is not None and not any(isinstance(x, SList) for x in expr)
 
 
-def _unit_cost(expr) -> bool:
+def _unit_cost(expr: Node) -> bool:
     """``(increase (total-cost) 1)``; any other ``increase`` is refused."""
-    if _head(expr) != "increase":
+    if _head(expr) != "increase" or not isinstance(expr, SList):
         return False
     if len(expr) == 3 and _write(expr[1]) == "(total-cost)" and expr[2] in ("1", "1.0"):
         return True
@@ -157,10 +161,12 @@ class _DomainCompiler:
         self.out.text = _write(_slist(list(self.define[:2]) + kept, self.define.line))
         return self.out
 
-    def _effect_predicates(self, effect) -> set[str]:
+    def _effect_predicates(self, effect: Node | None) -> set[str]:
         names, stack = set(), [effect]
         while stack:
             node = stack.pop()
+            if not isinstance(node, SList):  # no effect, or a bare symbol
+                continue
             head = _head(node)
             if head in ("and", "not"):
                 stack.extend(node[1:])
@@ -182,11 +188,13 @@ class _DomainCompiler:
             out.extend([key, value])
         return out
 
-    def _static_atoms(self, condition) -> list:
+    def _static_atoms(self, condition: Node | None) -> list:
         """The precondition's top-level atoms of predicates no action changes."""
         out, stack = [], [condition]
         while stack:
             node = stack.pop()
+            if not isinstance(node, SList):  # no precondition, or a bare symbol: no atom
+                continue
             if _head(node) == "and":
                 stack.extend(node[1:])
             elif _is_atom(node) and node[0] not in self.changed and node[0] not in ("=", "not"):
@@ -200,7 +208,9 @@ class _DomainCompiler:
             return _slist(["and", *(e for e in effect[1:] if not _unit_cost(e))], effect.line)
         return effect
 
-    def _condition(self, expr, extra: list):
+    def _condition(self, expr: Node, extra: list) -> Node:
+        if not isinstance(expr, SList):
+            return expr
         head = _head(expr)
         if head == "and":
             return _slist(["and", *(self._condition(x, extra) for x in expr[1:])], expr.line)

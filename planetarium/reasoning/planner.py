@@ -24,7 +24,7 @@ so the many questions of a task (every atom of a ``None`` answer) pay for them o
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -33,7 +33,7 @@ from ..limits import Deadline
 from ..pddl.domain import Atom
 from ..strips.ff import FFHeuristic, greedy_search
 from ..strips.relaxed import LMCut, h2_mutex, h2_reachable_pairs, relaxed_closure
-from ..strips.search import GroundTask, bit_task
+from ..strips.search import GroundInstance, GroundTask, bit_task
 from ..strips.symmetry import StateMerger, interchangeable, schema_constants
 from .proof import FalsePremise, Method, Proof
 from .task import GroundedTask, State, Step, show, shows
@@ -215,7 +215,7 @@ class Planner:
                 raise
             return self._search(ground, goal, banned, deadline, merge)
 
-    def _mutex(self, goal: frozenset[Atom], banned: frozenset[Atom], instances,
+    def _mutex(self, goal: frozenset[Atom], banned: frozenset[Atom], instances: Sequence[GroundInstance],
                deadline: Deadline) -> Proof | None:
         if banned:
             usable = [inst for inst in instances if not inst[2] & banned]

@@ -12,7 +12,7 @@ fail.  It is built once per task; the searches over it live in :mod:`.planner`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -86,6 +86,19 @@ class GroundedTask:
         self.problem = problem
         self.state: State = problem.init
         self._relaxed: tuple[list[GroundInstance], set[Atom]] | None = None
+        #: The ground actions named so far: questions ask about the same steps again and
+        #: again (every action of a universe, in state after state).
+        self._ground: dict[Step, GroundAction] = {}
+
+    @classmethod
+    def over_objects(cls, domain: DomainDef, type_of: Mapping[str, str],
+                     state: Iterable[Atom] = ()) -> GroundedTask:
+        """A task over the objects of ``type_of`` (object -> type), ``state`` the current
+        state, with no goal: for questions about what actions do where there is no problem
+        file (an ActionReasoningBench instance is its objects and a state)."""
+        problem = Problem(f"{domain.name}-objects", domain.name, tuple(type_of),
+                          tuple(type_of.values()), frozenset(state), frozenset())
+        return cls(domain, problem)
 
     @property
     def goal(self) -> frozenset[Atom]:
@@ -127,10 +140,13 @@ class GroundedTask:
 
     def action(self, step: Step) -> GroundAction:
         """The ground action ``step`` names; :class:`NotAnAction` (with why) when it names none."""
-        why = self.why_not_action(step)
-        if why is not None:
-            raise NotAnAction(why)
-        return ground_action(self.domain.actions[step[0]], step[1:])
+        found = self._ground.get(step)
+        if found is None:
+            why = self.why_not_action(step)
+            if why is not None:
+                raise NotAnAction(why)
+            found = self._ground[step] = ground_action(self.domain.actions[step[0]], step[1:])
+        return found
 
     def atom_problem(self, step: Step, fluent_only: bool = True) -> str | None:
         """Why ``step`` is not one of the task's atoms (``None`` when it is one); with
@@ -153,7 +169,7 @@ class GroundedTask:
 
     def applicable(self, state: State, step: Step) -> bool:
         """Whether the ground action ``step`` can be applied in ``state``."""
-        return not self.unmet(state, step)
+        return self.action(step).pre <= state
 
     def progress(self, state: State, step: Step) -> State:
         """The state after applying ``step`` in ``state``; :class:`NotAnAction` when it is not
@@ -175,10 +191,10 @@ class GroundedTask:
         """Apply ``steps`` in turn from ``state`` and stop at the first that cannot run."""
         states = [state]
         for index, step in enumerate(steps):
-            why = self.why_not_action(step)
-            if why is not None:
-                return Trace(tuple(states), Inexecutable(index, step, why))
-            action = ground_action(self.domain.actions[step[0]], step[1:])
+            try:
+                action = self.action(step)
+            except NotAnAction as err:
+                return Trace(tuple(states), Inexecutable(index, step, str(err)))
             missing = action.pre - state
             if missing:
                 return Trace(tuple(states), Inexecutable(

@@ -184,12 +184,12 @@ class PlanetariumReward:
         seconds: list[float | None] = [None] * len(items)
         counts: Counter[str] = Counter()
         order = _grouped(items)
-        rollouts = [items[i] for i in order]
+        rollouts = [item for i in order if isinstance(item := items[i], Rollout)]  # all of order
         budget = None if self.call_budget_s is None else \
             max(0.0, self.call_budget_s - (wall_now() - start))  # counted from the call's start
         try:
             if self._pool is None:
-                outcomes = self._in_process(rollouts, budget)  # type: ignore[arg-type]
+                outcomes = self._in_process(rollouts, budget)
             else:
                 outcomes = self._pool.run(rollouts, deadline_s=self.timeout_s, budget_s=budget)
             for position, _, outcome in outcomes if rollouts else ():
@@ -201,7 +201,8 @@ class PlanetariumReward:
             lost = GradeResult.failed(Stage.GRADER, Status.INTERNAL_ERROR,
                                       f"internal error: {why(err)}")
             results = [lost if r is None else r for r in results]
-        done: list[GradeResult] = results  # type: ignore[assignment]  # every item has one now
+        done = [r for r in results if r is not None]
+        assert len(done) == len(results)  # every item has one now
         _count(done, counts)
         return done, seconds, counts
 

@@ -20,12 +20,13 @@ MAX_STATES = 100_000
 
 
 def reachable_goal_states(domain: DomainDef, problem: Problem,
-                          max_states: int | None = None) -> tuple[list[frozenset], set]:
+                          max_states: int | None = None) -> tuple[list[frozenset[Atom]], set[Atom]]:
     """All reachable states satisfying the goal, and the union of all reachable states' atoms
     (``max_states`` defaults to :data:`MAX_STATES`, read at call time)."""
     max_states = MAX_STATES if max_states is None else max_states
     actions = list(ground_actions(domain, problem))
-    goals, seen_atoms = [], set()
+    goals: list[frozenset[Atom]] = []
+    seen_atoms: set[Atom] = set()
     for state in reachable_states(actions, frozenset(problem.init), max_states):
         seen_atoms |= state
         if goal_holds(problem, state, domain.is_subtype):

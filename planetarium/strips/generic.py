@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 
 from ..errors import MissingExtraError, ResourceLimitError, require
 from ..limits import Deadline
@@ -92,7 +93,7 @@ def _quiet_stdout() -> Iterator[None]:
         os.close(saved)
 
 
-def _solve_with_mimir(mimir, domain: DomainDef, problem: Problem,
+def _solve_with_mimir(mimir: ModuleType, domain: DomainDef, problem: Problem,
                       deadline: Deadline | None) -> list[GroundStep] | None:
     """Lazy greedy best-first search with FF in Mimir; FF only prunes relaxed dead ends, so an
     exhausted search is a proof that no plan exists.  Lazy evaluation solves 20-30 block

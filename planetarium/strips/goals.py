@@ -8,24 +8,27 @@ closed-world: an atom not in the state is false.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..limits import check_deadline
 from ..pddl.domain import Atom
 from ..pddl.problem import Formula, Problem
+
+#: ``is_subtype(sub, sup)``: the domain's type hierarchy (DomainDef.is_subtype).
+IsSubtype = Callable[[str, str], bool]
 
 
 def _substitute(atom: Atom, binding: dict[str, str]) -> Atom:
     return (atom[0],) + tuple(binding.get(x, x) for x in atom[1:])
 
 
-def _objects_of(problem: Problem, type_name: str, is_subtype) -> list[str]:
+def _objects_of(problem: Problem, type_name: str, is_subtype: IsSubtype) -> list[str]:
     return [o for o, t in zip(problem.objects, problem.object_types, strict=True)
             if type_name == "object" or t == "object" or is_subtype(t, type_name)]
 
 
 def formula_holds(formula: Formula, state: Iterable[Atom] | frozenset, problem: Problem,
-                  is_subtype=None, binding: dict[str, str] | None = None) -> bool:
+                  is_subtype: IsSubtype | None = None, binding: dict[str, str] | None = None) -> bool:
     """Whether ``formula`` is true in ``state`` (quantifiers range over ``problem``'s objects)."""
     binding = binding or {}
     head = formula[0]
@@ -47,7 +50,8 @@ def formula_holds(formula: Formula, state: Iterable[Atom] | frozenset, problem: 
 _CLOCK_EVERY = 256
 
 
-def _quantified(formula: Formula, state, problem: Problem, is_subtype,
+def _quantified(formula: Formula, state: Iterable[Atom] | frozenset, problem: Problem,
+                is_subtype: IsSubtype | None,
                 binding: dict[str, str]) -> bool:
     """``forall`` / ``exists``: bindings tried lazily, stopping at the first that settles it.
 
@@ -68,7 +72,7 @@ def _quantified(formula: Formula, state, problem: Problem, is_subtype,
     return want
 
 
-def goal_holds(problem: Problem, state: frozenset, is_subtype=None) -> bool:
+def goal_holds(problem: Problem, state: frozenset, is_subtype: IsSubtype | None = None) -> bool:
     """Whether ``state`` satisfies ``problem``'s goal (literals or formula)."""
     if not problem.goal <= state:
         return False

@@ -24,7 +24,7 @@ Three steps keep it small enough to be useful:
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import count
 
@@ -56,7 +56,8 @@ def _instantiate(atom: Atom, binding: dict[str, str]) -> Atom:
     return (atom[0],) + tuple(binding.get(x, x) for x in atom[1:])
 
 
-def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict[str, None]]):
+def _bindings(action: Action, facts: dict[str, set[Atom]],
+              pools: dict[str, dict[str, None]]) -> Iterator[dict[str, str]]:
     """Every binding of ``action``'s parameters under which all its preconditions are in ``facts``.
 
     Preconditions are joined one at a time against the facts of their predicate, rarest
@@ -68,7 +69,7 @@ def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict
     params = [v for v, _ in action.parameters]
     pres = sorted(action.precondition, key=lambda p: len(facts.get(p[0], ())))
 
-    def extend(i: int, binding: dict[str, str]):
+    def extend(i: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
         if i == len(pres):
             free = [v for v in params if v not in binding]
             yield from fill(free, binding)
@@ -91,7 +92,7 @@ def _bindings(action: Action, facts: dict[str, set[Atom]], pools: dict[str, dict
             else:
                 yield from extend(i + 1, new)
 
-    def fill(free: list[str], binding: dict[str, str]):
+    def fill(free: list[str], binding: dict[str, str]) -> Iterator[dict[str, str]]:
         if not free:
             yield binding
             return
@@ -182,7 +183,7 @@ def bit_task(instances: Iterable[GroundInstance], state: Iterable[Atom], goal: I
     atoms = tuple(sorted(relevant))
     bit = {atom: 1 << i for i, atom in enumerate(atoms)}
 
-    def mask(facts) -> int:
+    def mask(facts: Iterable[Atom]) -> int:
         return sum(bit[f] for f in set(facts) if f in bit)
 
     chosen = list(kept.values())

@@ -29,7 +29,7 @@ def _swap(atoms: frozenset[Atom], a: str, b: str) -> frozenset[Atom]:
 
 def schema_constants(domain: DomainDef) -> set[str]:
     """Objects an action schema names (constants): swapping one would change the actions."""
-    names = set()
+    names: set[str] = set()
     for action in domain.actions.values():
         for atom in action.precondition + action.add + action.delete:
             names.update(x for x in atom[1:] if not x.startswith("?"))

@@ -10,7 +10,7 @@ that does not parse are all reported as results, not raised.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -47,7 +47,7 @@ class ValidationResult:
 _CLOCK_EVERY = 1024
 
 
-def _atoms(atoms) -> str:
+def _atoms(atoms: Iterable[Atom]) -> str:
     return " ".join(atom_to_pddl(a) for a in sorted(atoms))
 
 

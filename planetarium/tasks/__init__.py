@@ -169,9 +169,11 @@ class ExplicitTemplates:
 
     def instance(self, *, objects: Sequence[str], init: Sequence[Atom], goal: Sequence[Atom],
                  init_abstract: str, goal_abstract: str,
-                 object_types: Sequence[str] | None = None, **extra: Hashable | int | None) -> Instance:
-        """Build an :class:`Instance`, rendering both explicit texts with these templates;
-        ``extra`` are its optional keys and sizes (``init_abstract_key=...``)."""
+                 object_types: Sequence[str] | None = None,
+                 init_abstract_key: Hashable | None = None, goal_abstract_key: Hashable | None = None,
+                 init_size: int | None = None, goal_size: int | None = None) -> Instance:
+        """Build an :class:`Instance`, rendering both explicit texts with these templates; the
+        optional keys and sizes go to the instance as they are."""
         objs = tuple(objects)
         types = tuple(object_types) if object_types is not None else None
         return Instance(
@@ -179,7 +181,8 @@ class ExplicitTemplates:
             init_explicit=self.render(init, True, objs, types),
             goal_explicit=self.render(goal, False),
             init_abstract=init_abstract, goal_abstract=goal_abstract, object_types=types,
-            **extra,
+            init_abstract_key=init_abstract_key, goal_abstract_key=goal_abstract_key,
+            init_size=init_size, goal_size=goal_size,
         )
 
 

@@ -63,8 +63,8 @@ def name_list(names: Sequence[str]) -> str:
 @cache
 def _name_list(names: tuple[str, ...]) -> str:
     """Cached: the same object lists recur in tens of thousands of texts."""
-    parts = [_numbered(n) for n in names]
-    if (len(names) > 3 and all(parts) and len({p[0] for p in parts}) == 1
+    parts = [p for p in map(_numbered, names) if p is not None]
+    if (len(names) > 3 and len(parts) == len(names) and len({p[0] for p in parts}) == 1
             and [p[1] for p in parts] == list(range(parts[0][1], parts[0][1] + len(names)))):
         return f"{names[0]} to {names[-1]}"
     return join_words(names)

@@ -7,10 +7,10 @@ for small problems — which is exactly what makes it trustworthy as an oracle.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ..errors import ResourceLimitError, UnsupportedFeatureError
-from ..pddl.domain import DomainDef
+from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from ..strips import exact
 from ..strips.grounding import ground_actions, reachable_states
@@ -31,7 +31,7 @@ def reachable_goal_states(domain: DomainDef, problem: Problem, max_states: int) 
     return exact.reachable_goal_states(domain, problem, max_states)[0]
 
 
-def _rename(atoms, mapping: dict[str, str]) -> frozenset:
+def _rename(atoms: Iterable[Atom], mapping: dict[str, str]) -> frozenset:
     return frozenset((a[0],) + tuple(mapping[x] for x in a[1:]) for a in atoms)
 
 
@@ -74,7 +74,8 @@ def init_preserving_bijections(a: Problem, b: Problem,
             yield mapping
 
 
-def _goal_state_sets(domain: DomainDef, p: Problem, max_states: int):
+def _goal_state_sets(domain: DomainDef, p: Problem,
+                     max_states: int) -> tuple[set[frozenset[Atom]], set[Atom]]:
     """(reachable goal states, atoms true in some reachable state)."""
     goals, atoms = exact.reachable_goal_states(domain, p, max_states)
     return {frozenset(s) for s in goals}, atoms

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..domains.base import Domain
-from ..equivalence.closure import CLOSED_FORM, candidate_atoms
+from ..equivalence.closure import CLOSED_FORM, Closure, candidate_atoms
 from ..errors import ResourceLimitError, UnsupportedFeatureError
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem, read_problem
@@ -116,7 +116,7 @@ def check_fully_specify(domain: Domain, problems: Iterable[Problem], *,
     return Report(mismatches, checked, skipped, closed_form)
 
 
-def _closure_key(closure) -> tuple | None:
+def _closure_key(closure: Closure | None) -> tuple | None:
     return None if closure is None else (closure.positive, closure.negative, closure.positive_only)
 
 

@@ -458,8 +458,9 @@ class Raising:
     def _raise(self, *args: object, **kwargs: object) -> object:
         raise RuntimeError("hostile object")
 
+    # Ignored: these methods break their signatures on purpose (they raise instead of returning).
     __str__ = __repr__ = __len__ = __iter__ = __eq__ = __hash__ = __reduce__ = _raise  # type: ignore[assignment]
-    __bool__ = __getitem__ = __getattr__ = _raise  # type: ignore[assignment]
+    __bool__ = __getitem__ = __getattr__ = _raise
 
 
 class RaisingMessage(dict):

@@ -1,14 +1,31 @@
-"""The viewer's stylesheet and script, inlined into every page (no file, CDN or network).
+"""The viewer's stylesheet and script, written as files next to the pages (no CDN, no network).
 
-The script only reads ``data-`` attributes and sets ``hidden`` and ``textContent``: it never
-writes markup, so nothing from a model's answer can become code in the page.
+Pages carry no inline script, no inline style and no event-handler attribute, and their content
+security policy forbids all three (``script-src 'self'``, no ``'unsafe-inline'``): a slip in
+escaping model output could add markup, never code.  The script only reads ``data-``
+attributes and sets ``hidden`` and ``textContent``: it never writes markup either.
 """
 
 from __future__ import annotations
 
-#: Pages load nothing from anywhere: inline style and script only, images as inline SVG.
-CONTENT_SECURITY_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; "
-                           "script-src 'unsafe-inline'; img-src data:")
+#: The files the pages link, by name (written into the viewer's folder).
+STYLESHEET, SCRIPT = "viewer.css", "viewer.js"
+
+#: Pages load nothing from anywhere but the viewer's own two files; images are inline SVG.
+CONTENT_SECURITY_POLICY = ("default-src 'none'; style-src 'self'; script-src 'self'; "
+                           "img-src data:; base-uri 'none'; form-action 'none'")
+
+#: What ``eval view --serve`` adds to every reply: the policy again as a header (with what only
+#: a header can say: no framing), and no MIME sniffing, referrers or cross-origin use.
+SERVE_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY + "; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
 
 CSS = """
 :root { --ink: #263238; --muted: #607d8b; --line: #cfd8dc; --missing: #c62828; --extra: #1565c0; }
@@ -36,7 +53,7 @@ dl.meta { display: grid; grid-template-columns: max-content auto; gap: 2px 12px;
 dl.meta dt { color: var(--muted); }
 p.text { white-space: pre-wrap; max-width: 70em; background: #f5f5f5; padding: 8px 10px; }
 .turn b { font-size: 12px; color: var(--muted); }
-.runs { display: grid; gap: 24px; grid-template-columns: repeat(var(--n-runs), minmax(0, 1fr)); }
+.runs { display: grid; gap: 24px; grid-auto-flow: column; grid-auto-columns: minmax(0, 1fr); }
 .run { border-top: 3px solid var(--line); }
 pre { background: #f5f5f5; padding: 8px; overflow: auto; max-height: 28em; font-size: 12px;
       white-space: pre-wrap; word-break: break-word; }

@@ -7,24 +7,58 @@ The command sits above the llm layer (it reads what ``eval run`` and ``eval grad
 from __future__ import annotations
 
 import functools
+import os
+import re
+from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from io import BytesIO
 from pathlib import Path
+from typing import BinaryIO
 
 import click
 
 from ..errors import PlanetariumError
+from .assets import SERVE_HEADERS
 
 #: --serve binds here only: the pages hold model output and run paths, not for the network.
 HOST = "127.0.0.1"
 
 
 def make_server(directory: str | Path, port: int = 0) -> ThreadingHTTPServer:
-    """An HTTP server for ``directory`` on 127.0.0.1 (``port`` 0: any free port)."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+    """An HTTP server for ``directory`` on 127.0.0.1 (``port`` 0: any free port): files only
+    (no directory listings), to requests naming this machine (``Host`` 127.0.0.1 or localhost,
+    with the server's port: a page of another site that a DNS rebinding points here is
+    refused), with the viewer's security headers (:data:`assets.SERVE_HEADERS`)."""
+    handler = functools.partial(_ViewerHandler, directory=str(directory))
     return ThreadingHTTPServer((HOST, port), handler)
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
+class _ViewerHandler(SimpleHTTPRequestHandler):
+    def send_head(self) -> BinaryIO | None:
+        if not self._host_allowed():
+            self.send_error(HTTPStatus.MISDIRECTED_REQUEST, "this server answers only to "
+                            f"127.0.0.1 or localhost, port {self._port()}")
+            return None
+        return super().send_head()
+
+    def _host_allowed(self) -> bool:
+        host = (self.headers.get("Host") or "").strip().lower()
+        match = re.fullmatch(r"(127\.0\.0\.1|localhost)(?::(\d+))?", host)
+        return match is not None and match.group(2) in (None, self._port())
+
+    def _port(self) -> str:
+        address = self.server.server_address  # a (host, port) pair for a TCP server
+        return str(address[1]) if isinstance(address, tuple) else ""
+
+    def list_directory(self, path: str | os.PathLike[str]) -> BytesIO | None:
+        self.send_error(HTTPStatus.NOT_FOUND, "no directory listings")
+        return None
+
+    def end_headers(self) -> None:
+        for name, value in SERVE_HEADERS.items():
+            self.send_header(name, value)
+        super().end_headers()
+
     def log_message(self, format: str, *args: object) -> None:
         pass
 

@@ -3,8 +3,11 @@
 What an item and an answer show is the benchmark's to say (:class:`~.load.Item` and
 :class:`~.load.Answer` carry its :mod:`planetarium.presentation.pages` views); this module
 renders those sections.  Every string from a run (descriptions, answers, reasons, object names,
-explanation fields) goes through :func:`markup.element`, which escapes it; pages carry a content
-security policy that forbids loading anything, so they open from disk and never touch the
+explanation fields) goes through :func:`markup.element`, which escapes it and shows
+bidirectional controls as markers; text from a dataset or a model runs in its own direction
+(``dir="auto"``, ``<bdi>``).  Pages carry a content security policy that forbids loading
+anything but the viewer's own stylesheet and script (files beside them: no inline script, style
+or event handler, and the policy forbids those), so they open from disk and never touch the
 network.
 """
 
@@ -17,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from ..presentation import pages
-from .assets import CONTENT_SECURITY_POLICY, CSS, JS
+from .assets import CONTENT_SECURITY_POLICY, CSS, JS, SCRIPT, STYLESHEET
 from .load import Answer, Item, Runs
 from .markup import element as e
+from .markup import isolated
 from .scenes import EXTRA, MARK_COLOUR, MISSING, Drawing, Scene, draw, fact_text
 from .states import build_states
 
@@ -33,17 +37,18 @@ def join(parts: Iterable[str]) -> str:
     return "".join(parts)
 
 
-def page(title: str, body: str, n_runs: int, script: bool = False) -> str:
+def page(title: str, body: str, n_runs: int, script: bool = False, root: str = "") -> str:
+    """A whole page; ``root``: the path from it to the viewer's folder (``"../"`` for items),
+    where the stylesheet and the script are."""
     head = (
         '<meta charset="utf-8">'
         + e("meta", {"http-equiv": "Content-Security-Policy", "content": CONTENT_SECURITY_POLICY})
         + '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        + e("title", text=title) + e("style", None, CSS)
+        + e("title", text=title) + e("link", {"rel": "stylesheet", "href": root + STYLESHEET})
     )
-    tail = e("script", None, JS) if script else ""
+    tail = e("script", {"src": root + SCRIPT}) if script else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head>" + head + "</head>"
-            + e("body", {"data-runs": n_runs, "style": f"--n-runs: {n_runs}"}, body, tail)
-            + "</html>\n")
+            + e("body", {"data-runs": n_runs}, body, tail) + "</html>\n")
 
 
 def item_file(index: int, item: Item) -> str:
@@ -158,14 +163,13 @@ def item_page(runs: Runs, index: int) -> str:
     meta = item.view.fields
     body = (
         e("nav", None, " · ".join(nav)) + e("h1", None, text=f"Item {item.id}")
-        + (e("dl", {"class": "meta"}, join(e("dt", None, text=k) + e("dd", None, text=v)
-                                           for k, v in meta)) if meta else "")
+        + (_pairs(meta) if meta else "")
         + join(section(s, "h2") for s in item.view.question)
         + (_legend() if drawn else "")
         + e("div", {"class": "runs"}, columns)
         + join(section(s, "h2") for s in item.view.reference)
     )
-    return page(f"Item {item.id}", body, len(runs.labels))
+    return page(f"Item {item.id}", body, len(runs.labels), root="../")
 
 
 def _legend() -> str:
@@ -203,22 +207,22 @@ def _long_text(text: str, css: str) -> str:
     """Preformatted text, cut past :data:`ANSWER_CHARS` (the run folder keeps it whole)."""
     cut = (e("p", {"class": "note"}, text=f"(cut: {len(text)} characters in all)")
            if len(text) > ANSWER_CHARS else "")
-    return e("pre", {"class": css}, text=text[:ANSWER_CHARS]) + cut
+    return e("pre", {"class": css, "dir": "auto"}, text=text[:ANSWER_CHARS]) + cut
 
 
-def section(part: pages.Section, heading: str) -> str:
-    """One section of a page, under a ``heading`` (h2 on the item, h3 in a run's column)."""
+def section(part: pages.Section | object, heading: str) -> str:
+    """One section of a page, under a ``heading`` (h2 on the item, h3 in a run's column); a
+    plug-in's section of another kind is named, not shown."""
     title = getattr(part, "title", "")
     head = e(heading, None, text=title) if title else ""
     if isinstance(part, pages.Text):
-        return head + e("p", {"class": "text"}, text=part.text)
+        return head + e("p", {"class": "text", "dir": "auto"}, text=part.text)
     if isinstance(part, pages.Note):
-        return e("p", {"class": "note"}, text=part.text)
+        return e("p", {"class": "note", "dir": "auto"}, text=part.text)
     if isinstance(part, pages.Code):
         return head + _long_text(part.text, "code")
     if isinstance(part, pages.Fields):
-        return head + e("dl", {"class": "meta"}, join(e("dt", None, text=k) + e("dd", None, text=v)
-                                                      for k, v in part.pairs))
+        return head + _pairs(part.pairs)
     if isinstance(part, pages.Grid):
         return head + _grid(part)
     if isinstance(part, pages.Chat):
@@ -231,12 +235,19 @@ def section(part: pages.Section, heading: str) -> str:
     return head + e("p", {"class": "note"}, text=f"(a {type(part).__name__} section: not shown)")
 
 
+def _pairs(pairs: Iterable[tuple[str, str]]) -> str:
+    """Name: value pairs; a value (often from a dataset or a model) runs in its own direction."""
+    return e("dl", {"class": "meta"}, join(e("dt", None, text=k) + e("dd", {"dir": "auto"}, text=v)
+                                           for k, v in pairs))
+
+
 def _grid(grid: pages.Grid) -> str:
     """A table: the row's key, then one cell per column, each its value and detail."""
     head = e("tr", None, join(e("th", None, text=t) for t in grid.columns))
     rows = [e("tr", {"data-key": key}, e("td", None, text=key),
               join(e("td", None, e("b", None, text=cell.value),
-                     e("div", {"class": "detail"}, text=cell.detail) if cell.detail else "")
+                     e("div", {"class": "detail", "dir": "auto"}, text=cell.detail)
+                     if cell.detail else "")
                    for cell in cells))
             for key, cells in grid.rows]
     return e("table", {"class": f"grid {grid.name}".strip()}, e("thead", None, head),
@@ -272,12 +283,16 @@ def _explanation(found: Mapping[str, Any] | None) -> str:
     for key, title in (("renaming", "renamed (answer → ground truth): "),
                        ("goal_renaming", "renamed in the goal: ")):
         renaming = found.get(key)
-        pairs = ", ".join(f"{k} → {v}" for k, v in sorted(renaming.items(), key=str) if k != v
+        pairs = ", ".join(isolated(str(k)) + " → " + isolated(str(v))
+                          for k, v in sorted(renaming.items(), key=str) if k != v
                           ) if isinstance(renaming, dict) else ""
         if pairs:
-            parts.append(e("p", None, e("b", None, text=title), text=pairs))
-    for part, title in (("objects", "Objects"), ("init", "Initial state"), ("goal", "Goal"),
-                        ("goal_false", "Goal facts that must be false")):
+            parts.append(e("p", None, e("b", None, text=title), pairs))
+    written = found.get("goal_basis") == "as-written"
+    for part, title in (("objects", "Objects"), ("init", "Initial state"),
+                        ("goal", "Goal as written" if written else "Goal"),
+                        ("goal_false", "Goal as written, negated literals (not …)" if written
+                         else "Goal facts that must be false")):
         block = found.get(part)
         if not isinstance(block, dict):
             continue
@@ -328,7 +343,8 @@ def _figure(scene: Scene) -> str:
 
 
 def write_viewer(runs: Runs, out: str | Path) -> Path:
-    """Write ``index.html`` and ``items/*.html`` under ``out``; return the index's path."""
+    """Write ``index.html``, ``items/*.html`` and the stylesheet and script they link under
+    ``out``; return the index's path."""
     out = Path(out)
     (out / "items").mkdir(parents=True, exist_ok=True)
     for stale in (out / "items").glob("[0-9][0-9][0-9][0-9][0-9]-*.html"):  # an earlier build's
@@ -336,6 +352,8 @@ def write_viewer(runs: Runs, out: str | Path) -> Path:
     for index in range(len(runs.items)):
         (out / item_file(index, runs.items[index])).write_text(item_page(runs, index),
                                                                encoding="utf-8")
+    (out / STYLESHEET).write_text(CSS, encoding="utf-8")
+    (out / SCRIPT).write_text(JS, encoding="utf-8")
     index_path = out / "index.html"
     index_path.write_text(index_page(runs), encoding="utf-8")
     return index_path

@@ -44,14 +44,18 @@ def _strings(explanation: Mapping[str, Any] | None, *path: str) -> list[str]:
 def _renaming(explanation: Mapping[str, Any] | None, key: str, answer: Problem,
               truth: Problem) -> dict[str, str]:
     """Answer object -> the name it is drawn under, as the explanation writes atoms: its
-    ground-truth counterpart, else its own name (``pred:`` first when a ground-truth object has
-    that name too).  Without a renaming (no explanation), every object keeps its own name."""
+    ground-truth counterpart, else the name the explanation gives it (``extra_as``; from rows
+    written before that field, ``pred:`` first when a ground-truth object has that name too),
+    else its own.  Without a renaming (no explanation), every object keeps its own name."""
     given = (explanation or {}).get(key)
     if not isinstance(given, dict):
         return {o: o for o in answer.objects}
     given = {str(k): str(v) for k, v in given.items()}
+    written = (explanation or {}).get("extra_as")
+    written = {str(k): str(v) for k, v in written.items()} if isinstance(written, dict) else {}
     ours = set(truth.objects)
-    return {o: given.get(o) or (PRED_PREFIX + o if o in ours else o) for o in answer.objects}
+    return {o: given.get(o) or written.get(o) or (PRED_PREFIX + o if o in ours else o)
+            for o in answer.objects}
 
 
 def _rename(facts: frozenset[Fact], names: dict[str, str]) -> frozenset[Fact]:

@@ -26,9 +26,11 @@ generic complete search answers or raises ResourceLimitError.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from ...limits import Deadline, check_deadline
+from ...pddl.domain import Atom
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
 
@@ -37,7 +39,7 @@ TABLE, HAND, NOWHERE = "(table)", "(hand)", "(nowhere)"
 _BASES = (TABLE, NOWHERE)  # what a tower can stand on without being on a block
 
 
-def _places(atoms) -> dict[str, list[str]]:
+def _places(atoms: Iterable[Atom]) -> dict[str, list[str]]:
     """Each block's places (table, hand, or the block under it) in ``atoms``."""
     places: dict[str, list[str]] = {}
     for atom in atoms:
@@ -101,7 +103,7 @@ def _has_cycle(below: dict[str, str]) -> bool:
     return False
 
 
-def _target(goal, where: dict[str, str], blocked: set[str]) -> dict[str, str] | None:
+def _target(goal: Iterable[Atom], where: dict[str, str], blocked: set[str]) -> dict[str, str] | None:
     """A goal arrangement (block -> TABLE, HAND, NOWHERE or the block under it), or None if
     no reachable state satisfies the goal."""
     places = _places(goal)
@@ -141,9 +143,10 @@ def solve(domain: Domain, problem: Problem, deadline: Deadline | None) -> Plan |
     if state is None:
         prefix, repaired = _repair(domain, problem)
         state = _read_state(repaired)
-        target = state and _target(problem.goal, *state)
-        if target:
-            return prefix + _plan(state[0], target)
+        if state is not None:
+            target = _target(problem.goal, *state)
+            if target:
+                return prefix + _plan(state[0], target)
         from ...strips.generic import generic_solve
 
         return generic_solve(domain.definition, problem, deadline)

@@ -30,7 +30,7 @@ ours do, and carry as de-duplication key what the published text stated
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import pairwise
@@ -318,7 +318,7 @@ def build(init: Layout, goal: Layout, param: Param) -> Instance:
 # --- parameter spaces (data/full.yaml lists the published parameters instead) ---------------
 
 
-def _partitions(n: int, max_part: int, max_len: int):
+def _partitions(n: int, max_part: int, max_len: int) -> Iterator[tuple[int, ...]]:
     """Partitions of n (non-increasing parts) with at most max_len parts, each <= max_part."""
     if n == 0:
         yield ()

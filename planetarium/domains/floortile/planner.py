@@ -27,6 +27,7 @@ and finally places the tokens.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 from ...limits import Deadline, check_deadline
 from ...pddl.problem import Problem
@@ -83,7 +84,7 @@ class _Floor:
                 return (name, robot, tile, stand, color)
         raise AssertionError(f"{stand} and {tile} are not adjacent")
 
-    def path(self, sources: set[str], stop) -> list[str] | None:
+    def path(self, sources: set[str], stop: Callable[[str], bool]) -> list[str]:
         """Shortest path to a tile in ``sources`` from the nearest tile where ``stop`` holds.
 
         The path starts at that tile: searching from the destinations finds the nearest token.
@@ -98,15 +99,17 @@ class _Floor:
                 check_deadline("the floor-tile planner")
             tile = queue.popleft()
             if stop(tile):
-                path = [tile]
-                while parent[path[-1]] is not None:
-                    path.append(parent[path[-1]])
+                path, step = [tile], parent[tile]
+                while step is not None:
+                    path.append(step)
+                    step = parent[step]
                 return path
             for nxt in self.ordered.get(tile, ()):
                 if nxt not in parent:
                     parent[nxt] = tile
                     queue.append(nxt)
-        return None
+        # the callers ask only for paths that the reachability checks of solve() proved exist
+        raise AssertionError(f"no tile where the robot may stand reaches {sorted(sources)}")
 
 
 class _Robot:

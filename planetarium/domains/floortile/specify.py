@@ -165,6 +165,7 @@ def fully_specify(domain: Domain, problem: Problem) -> frozenset[Atom] | None:
 
     for robot in robots:
         colours = change_mode[robot] if robot in forced_to_change else free_mode[robot]
+        assert colours is not None  # a robot forced to change is a switcher: it has a change mode
         facts.update(("robot-has", robot, c) for c in colours)
     return frozenset(facts)
 

@@ -212,7 +212,7 @@ def _goal_paint_x(grid: _Grid) -> tuple[list[Atom], str]:
         raise DoesNotFit("an X is painted on a square grid with one or two colors")
     side = grid.rows
     cross = list(dict.fromkeys((r, c) for r in range(side) for c in (r, side - 1 - r)))
-    atoms = [("painted", grid.tile(r, c), grid.colors[0]) for r, c in cross]
+    atoms: list[Atom] = [("painted", grid.tile(r, c), grid.colors[0]) for r, c in cross]
     if grid.n_colors == 1:
         return atoms, ("Your goal is to paint an X across the grid: every tile on the two "
                        "diagonals with color1.")
@@ -245,8 +245,8 @@ def _rows_problem(param: Param) -> tuple[list[str], list[Atom], list[Atom], str,
     init: list[Atom] = [("right", row[i + 1], row[i]) for row in rows for i in range(len(row) - 1)]
     for robot, color, row in zip(robots, colors, rows, strict=True):
         init += [("robot-has", robot, color), ("robot-at", robot, row[0])]
-    goal = [("painted", end, color)
-            for color, row in zip(colors, rows, strict=True) for end in (row[0], row[-1])]
+    goal: list[Atom] = [("painted", end, color)
+                        for color, row in zip(colors, rows, strict=True) for end in (row[0], row[-1])]
     described = "; ".join(
         f"row {k} is {join_words(row) if len(row) <= 3 else f'{row[0]} to {row[-1]}'}, where "
         f"{robots[k - 1]} stands on {row[0]} holding {colors[k - 1]}"

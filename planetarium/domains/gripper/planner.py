@@ -25,6 +25,7 @@ complete search, which answers or raises ResourceLimitError.
 from __future__ import annotations
 
 from ...limits import Deadline, check_deadline
+from ...pddl.domain import Atom
 from ...pddl.problem import Problem
 from ..base import Domain, Plan
 
@@ -52,7 +53,7 @@ def solve(domain: Domain, problem: Problem, deadline: Deadline | None) -> Plan |
     balls = {a[1] for a in init if a[0] == "ball"}
     grippers = {a[1] for a in init if a[0] == "gripper"}
 
-    def changing(atom) -> bool:
+    def changing(atom: Atom) -> bool:
         kinds = {"at-robby": (rooms,), "at": (balls, rooms), "free": (grippers,),
                  "carry": (balls, grippers)}.get(atom[0])
         return kinds is not None and all(x in k for x, k in zip(atom[1:], kinds, strict=True))

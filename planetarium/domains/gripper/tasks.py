@@ -140,8 +140,8 @@ def _juggle(o: _Objects, goal: bool) -> list[Atom]:
     held = list(o.balls[:o.held])
     if goal:
         held = held[1:] + held[:1]
-    return ([("carry", b, g) for b, g in zip(held, o.grippers[:o.held], strict=True)]
-            + [("free", g) for g in o.grippers[o.held:]]
+    carried: list[Atom] = [("carry", b, g) for b, g in zip(held, o.grippers[:o.held], strict=True)]
+    return (carried + [("free", g) for g in o.grippers[o.held:]]
             + [("at", b, o.rooms[0]) for b in o.balls[o.held:]])
 
 
@@ -180,8 +180,8 @@ def _drop_and_pickup(o: _Objects) -> list[Atom]:
     if sum(o.in_rooms) > len(o.grippers):
         raise DoesNotFit("more loose balls than grippers")
     room, loose = _drop_room(o), o.balls[o.held:]
-    return ([("at", b, room) for b in o.balls[:o.held]]
-            + [("carry", b, g) for b, g in zip(loose, o.grippers[:len(loose)], strict=True)])
+    dropped: list[Atom] = [("at", b, room) for b in o.balls[:o.held]]
+    return (dropped + [("carry", b, g) for b, g in zip(loose, o.grippers[:len(loose)], strict=True)])
 
 
 #: Goals that refer to the start as the parameter counts it (see the module docstring).

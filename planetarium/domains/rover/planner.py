@@ -121,9 +121,10 @@ class _Map:
                 check_deadline("the rover planner")
             node = queue.popleft()
             if node in targets:
-                path = [node]
-                while parent[path[-1]] is not None:
-                    path.append(parent[path[-1]])
+                path, step = [node], parent[node]
+                while step is not None:
+                    path.append(step)
+                    step = parent[step]
                 return path[::-1]
             for nxt in self.edges.get(node, ()):
                 if nxt not in parent:
@@ -150,18 +151,18 @@ def solve(domain: Domain, problem: Problem, deadline: Deadline | None) -> Plan |
     world = _Map(init)
     # each needed datum: (kind, datum, needs communicating); have-only goals need no relay
     needs: dict[tuple[str, tuple[str, ...]], bool] = {}
-    for kind, (have, told, _) in _KINDS.items():
+    for kind, (have_predicate, told_predicate, _) in _KINDS.items():
         for atom in goal - init:
-            if atom[0] == told:
+            if atom[0] == told_predicate:
                 needs[(kind, atom[1:])] = True
-            elif atom[0] == have:
+            elif atom[0] == have_predicate:
                 needs.setdefault((kind, atom[1:]), False)
     items = sorted(needs)
     have0 = frozenset(i for i, (k, d) in enumerate(items) if (_KINDS[k][0],) + d in init)
     comp, succ = world.components(rover[0])
     members: dict[int, set[str]] = {}
-    for node, label in comp.items():
-        members.setdefault(label, set()).add(node)
+    for waypoint, label in comp.items():
+        members.setdefault(label, set()).add(waypoint)
     gains: dict[int, set[int]] = {c: set() for c in members}  # items each component offers
     for i, (k, d) in enumerate(items):
         for site in world.sites(k, d):
@@ -188,9 +189,10 @@ def solve(domain: Domain, problem: Problem, deadline: Deadline | None) -> Plan |
         node = queue.popleft()
         c, have, told = node
         if len(have) == len(items) and told_needed <= told and end_comp in (None, c):
-            chain = [node]
-            while parent[chain[-1]] is not None:
-                chain.append(parent[chain[-1]])
+            chain, previous = [node], parent[node]
+            while previous is not None:
+                chain.append(previous)
+                previous = parent[previous]
             return _plan(world, items, needs, members, rover[0], chain[::-1], have0, ends)
         for nxt in sorted(succ[c]):
             state = (nxt,) + visit(nxt, have, told)
@@ -200,8 +202,9 @@ def solve(domain: Domain, problem: Problem, deadline: Deadline | None) -> Plan |
     return None
 
 
-def _plan(world: _Map, items, needs, members, start: str, chain, have0: frozenset,
-          ends: set[str]) -> Plan:
+def _plan(world: _Map, items: list[tuple[str, tuple[str, ...]]],
+          needs: dict[tuple[str, tuple[str, ...]], bool], members: dict[int, set[str]], start: str,
+          chain: list[tuple], have0: frozenset, ends: set[str]) -> Plan:
     """Walk the chosen components, gathering and relaying data greedily, then park."""
     plan: Plan = []
     here = start

@@ -7,12 +7,12 @@ cut off after the prompt in one slice.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from ...errors import require
+from ...limits import Stopwatch
 from ..options import ModelConfig
 from ..threads import cap_torch_threads
 from .base import Completion, Messages, ids_hash, render_prompt_ids
@@ -89,7 +89,7 @@ class TransformersBackend:
         ids = [render_prompt_ids(self.tokenizer, messages) for messages in conversations]
         batch = self.tokenizer.pad({"input_ids": ids}, padding=True, return_tensors="pt")
         batch = batch.to(self.device)
-        start = time.perf_counter()
+        watch = Stopwatch()
         with self.torch.inference_mode():
             out = self.model.generate(
                 **batch,
@@ -97,7 +97,7 @@ class TransformersBackend:
                 pad_token_id=self.tokenizer.pad_token_id,
                 **self._sampling(),
             )
-        per_item = (time.perf_counter() - start) / len(ids)
+        per_item = watch.seconds / len(ids)
         answers = out[:, batch["input_ids"].shape[1] :].tolist()
         completions = []
         for prompt, row in zip(ids, answers, strict=True):

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...config import ConfigError, at_least, between, setting
 from ...errors import require
-from ...limits import MAX_TIMEOUT_S
+from ...limits import MAX_TIMEOUT_S, Stopwatch
 from ..options import ModelConfig, speed
 from .base import BackendError, Completion, Messages
 from .registry import BackendSpec
@@ -83,9 +83,12 @@ class OpenAIBackend:
     def _delay(self, attempt: int, response: Any) -> float:
         retry_after = response.headers.get("retry-after") if response is not None else None
         try:
-            return min(float(retry_after), _RETRY_AFTER_CAP_S)
-        except (TypeError, ValueError):
-            return self.config.backoff_s * 2**attempt
+            seconds = -1.0 if retry_after is None else float(retry_after)
+        except ValueError:  # an HTTP date or other text
+            seconds = -1.0
+        if seconds >= 0:  # not a negative or NaN one, which would make time.sleep raise
+            return min(seconds, _RETRY_AFTER_CAP_S)
+        return self.config.backoff_s * 2**attempt
 
     def _post(self, messages: Messages) -> Completion:
         payload = self._payload(messages)
@@ -94,7 +97,7 @@ class OpenAIBackend:
         for attempt in range(self.config.max_retries + 1):
             if attempt:
                 time.sleep(self._delay(attempt - 1, response))
-            start = time.perf_counter()
+            watch = Stopwatch()
             try:
                 response = self.client.post("/chat/completions", json=payload)
             except self.httpx.TransportError as err:
@@ -107,7 +110,7 @@ class OpenAIBackend:
                 return Completion(
                     text="", error=f"HTTP {response.status_code}: {response.text[:500]}"
                 )
-            return self._parse(response, time.perf_counter() - start)
+            return self._parse(response, watch.seconds)
         raise BackendError(
             f"{self.config.base_url}: giving up after {self.config.max_retries + 1} attempts; "
             f"last: {last_problem}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from ...plugins import Registry
 from ..options import ModelConfig
@@ -24,9 +25,12 @@ BUILTINS = {
     "openai": "planetarium.llm.backends.openai_backend:BACKEND",
 }
 
+#: A backend's own options class (its ``load`` takes exactly those).
+OptionsT = TypeVar("OptionsT", bound=ModelConfig)
+
 
 @dataclass(frozen=True)
-class BackendSpec:
+class BackendSpec(Generic[OptionsT]):
     """``load(options, model)`` builds the backend for a resolved model path or id;
     ``local``: it loads weights from disk or the Hub (so ``tiny:`` is built for it and a Hub id
     is checked before loading), unlike a server that names its own models; ``requires``: the
@@ -35,23 +39,25 @@ class BackendSpec:
     is written)."""
 
     name: str
-    options: type[ModelConfig]
-    load: Callable[[ModelConfig, str], Backend]
+    options: type[OptionsT]
+    load: Callable[[OptionsT, str], Backend]
     local: bool = True
     requires: tuple[tuple[str, str], ...] = ()
 
 
-REGISTRY: Registry[BackendSpec] = Registry("backend", ENTRY_POINT_GROUP, BackendSpec, BUILTINS,
+# Any: the registry holds backends with different options classes; each spec's ``load`` gets an
+# instance of its own ``options`` (built by ``llm.config`` from that class).
+REGISTRY: Registry[BackendSpec[Any]] = Registry("backend", ENTRY_POINT_GROUP, BackendSpec, BUILTINS,
                                            lambda spec: spec.name)
 
 
-def register_backend(spec: BackendSpec, *, replace: bool = False) -> BackendSpec:
+def register_backend(spec: BackendSpec[OptionsT], *, replace: bool = False) -> BackendSpec[OptionsT]:
     return REGISTRY.register(spec, replace=replace)
 
 
-def get_backend(name: str) -> BackendSpec:
+def get_backend(name: str) -> BackendSpec[Any]:
     return REGISTRY.get(name)
 
 
-def available_backends() -> dict[str, BackendSpec]:
+def available_backends() -> dict[str, BackendSpec[Any]]:
     return REGISTRY.available()

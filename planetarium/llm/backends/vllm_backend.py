@@ -16,7 +16,6 @@ runs this backend needs the ``if __name__ == "__main__":`` guard.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any, Literal
 
 from ...config import ConfigError, at_least, between, one_of, setting
 from ...errors import require
+from ...limits import Stopwatch
 from ..options import ModelConfig, speed
 from .base import Completion, Messages, ids_hash, render_prompt_ids
 from .registry import BackendSpec
@@ -130,9 +130,9 @@ class VLLMBackend:
             {"prompt_token_ids": render_prompt_ids(self.tokenizer, messages)}
             for messages in conversations
         ]
-        start = time.perf_counter()
+        watch = Stopwatch()
         outputs = self.llm.generate(prompts, self.params, lora_request=self.lora, use_tqdm=False)
-        per_item = (time.perf_counter() - start) / len(prompts)
+        per_item = watch.seconds / len(prompts)
         return [
             Completion(
                 text=out.outputs[0].text,

@@ -34,7 +34,8 @@ def _towers(blocks: list[str], scene: Scene, held: set[str]) -> list[list[str]]:
     for start in [b for b in blocks if b not in below] + blocks:
         if start in placed:
             continue
-        tower, block = [], start
+        tower: list[str] = []
+        block: str | None = start
         while block is not None and block not in placed:
             tower.append(block)
             placed.add(block)

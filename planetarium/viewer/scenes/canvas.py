@@ -124,7 +124,10 @@ class Canvas:
 
     def _grow(self, tag: str, a: dict[str, object]) -> None:
         def num(key: str) -> float:
-            return float(a.get(key, 0))  # type: ignore[arg-type]
+            value = a.get(key, 0)
+            if not isinstance(value, (int, float, str)):  # what float() takes
+                raise TypeError(f"<{tag}> {key}={value!r} is not a number")
+            return float(value)
 
         if tag == "rect":
             right, bottom = num("x") + num("width"), num("y") + num("height")

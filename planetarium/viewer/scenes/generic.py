@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from ..markup import label
-from .canvas import INK, Canvas, Scene
+from .canvas import INK, Canvas, Fact, Scene
 
 NODE_R = 18
 
@@ -22,6 +22,7 @@ def draw(scene: Scene, canvas: Canvas) -> None:
     where = {name: (centre + radius * math.cos(2 * math.pi * i / max(len(names), 1) - math.pi / 2),
                     centre + radius * math.sin(2 * math.pi * i / max(len(names), 1) - math.pi / 2))
              for i, name in enumerate(names)}
+    fact: Fact  # one name for facts of every arity below
     for row, fact in enumerate(f for f in sorted(scene.facts) if len(f) == 1):
         canvas.shape("rect", {"x": 10, "y": 8 + row * 16, "width": 110, "height": 13,
                               "fill": "#fff8e1", "stroke": "#bcaaa4"}, facts=[fact])
@@ -35,8 +36,8 @@ def draw(scene: Scene, canvas: Canvas) -> None:
         canvas.shape("circle", {"cx": x, "cy": y, "r": NODE_R, "fill": "#e8eaf6", "stroke": INK},
                      objects=[name], tooltip=name)
         canvas.text(x, y + 4, label(name)[:10], font_size=9)
-        unary = sorted(f for f in scene.facts if len(f) == 2 and f[1] == name)
-        loops = sorted(f for f in scene.facts if len(f) == 3 and f[1] == f[2] == name)
+        unary: list[Fact] = sorted(f for f in scene.facts if len(f) == 2 and f[1] == name)
+        loops: list[Fact] = sorted(f for f in scene.facts if len(f) == 3 and f[1] == f[2] == name)
         for row, fact in enumerate(unary + loops):
             canvas.shape("rect", {"x": x - 40, "y": y + NODE_R + 3 + row * 14, "width": 80,
                                   "height": 12, "fill": "#fff8e1", "stroke": "#bcaaa4"},

@@ -11,6 +11,7 @@ waypoints it is visible from.  A goal is drawn on its initial state's map (faint
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from ..markup import label
 from .canvas import INK, Canvas, Fact, Scene, SceneDrawer
@@ -94,7 +95,7 @@ def _n_badges(scene: Scene, waypoint: str) -> int:
 
 
 def _link(canvas: Canvas, fact: Fact, where: dict[str, tuple[float, float]], offset: float,
-          style: dict[str, object]) -> None:
+          style: Mapping[str, object]) -> None:
     a, b = where.get(fact[1]), where.get(fact[2])
     if a is None or b is None:
         return
