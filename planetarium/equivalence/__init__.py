@@ -154,8 +154,6 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
         return Verdict(False, differ)
     # One renaming that maps init and goal as written settles every mode at once; most correct
     # answers end here, so the initial scenes are compared on their own only after that fails.
-    init_a = _kept(memo, ("init", anchors), lambda: _graph(a, anchors, (INIT, a.init)))
-    init_b = _graph(b, anchors, (INIT, b.init))
     plain = a.has_plain_goal and b.has_plain_goal
     if plain:
         if _predicate_counts(a.goal) == _predicate_counts(b.goal) and isomorphic(
@@ -167,6 +165,8 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
             _with_goal(a, anchors, a.goal, a.negative_goal),
             _with_goal(b, anchors, b.goal, b.negative_goal), budget):
         return Verdict(True, "the same problem up to renaming objects")
+    init_a = _kept(memo, ("init", anchors), lambda: _graph(a, anchors, (INIT, a.init)))
+    init_b = _graph(b, anchors, (INIT, b.init))
     if not isomorphic(init_a, init_b, budget):
         return Verdict(False, "initial states differ: same facts per predicate, but no renaming "
                               "of objects maps one onto the other")
