@@ -178,7 +178,9 @@ def test_an_explicit_deadline_governs_grading():
     huge = blocks_text(names, "(and (on b1 b2))")
     result, elapsed = _timed(lambda: grade(huge, huge, timeout_s=60,
                                            deadline=Deadline.start(0.1)))
-    assert result.status is Status.TIMEOUT and result.stage is Stage.GROUND_TRUTH, result.reason
+    # whichever stage the deadline finds it in (reading 20,000 blocks alone took 0.1 s before
+    # the reader got faster; now the planner is still at work)
+    assert result.status is Status.TIMEOUT, result.reason
     assert elapsed <= 0.1 + GRACE_S
 
 
