@@ -96,3 +96,11 @@ def test_incomplete_run_is_graded_on_what_exists(tmp_path):
     text = build_report([tmp_path]).markdown()
     assert "| partial | 0 | no items | no items | no items | 0 |" in text
     assert f"**partial** is incomplete: {len(ROWS)} selected items have no answer yet" in text
+
+
+def test_the_progress_bar_counts_against_the_answers_to_grade(tmp_path, capsys):
+    """``eval grade``'s bar is labelled with the benchmark and shows n of N (and so an ETA)."""
+    make_run(tmp_path, "bar", answers=known_answers(ROWS)[:5])
+    grade_run(tmp_path, workers=1, progress=True)
+    bar = capsys.readouterr().err.replace("\r", "\n").splitlines()
+    assert any(line.startswith("grading planetarium") and "5/5" in line for line in bar), bar

@@ -122,7 +122,7 @@ def grade_run(
                 benchmark, config, answered,
                 [answers[str(row["id"])]["output"] for row in answered],
                 timeout_s=timeout_s, workers=workers, progress=progress, explain=explain,
-                skip=done):
+                skip=done, total=len(answered)):
             log.append(result.to_dict())
     verdicts = read_jsonl(run_dir / VERDICTS, required=("id", "status"))
     results = {
