@@ -3,13 +3,13 @@
 ARB's generator describes each domain in a fixed, small fragment of clingo's language, one rule
 per line-ish statement:
 
-- types: ``locatable(T) :- truck(T).`` (a unary head over a unary body: ``truck`` is a kind of
-  ``locatable``);
-- fluents: ``pfluent(on(B1, B2)) :- block(B1), block(B2), B1 != B2.`` (``pfluent(handempty).``
+- types: ``place(R) :- room(R).`` (a unary head over a unary body: ``room`` is a kind of
+  ``place``);
+- fluents: ``pfluent(linked(R1, R2)) :- room(R1), room(R2), R1 != R2.`` (``pfluent(lit).``
   without parameters);
-- actions: ``action(action_stack(B1, B2)) :- block(B1), block(B2), B1 != B2.``;
-- preconditions: ``member(clear(B2), cond_exec_stack(B1, B2)) :- ...``;
-- effects: ``causes(action_stack(B1, B2), -clear(B2), cond_causes_stack(B1, B2)) :- ...``;
+- actions: ``action(action_walk(R1, R2)) :- room(R1), room(R2), R1 != R2.``;
+- preconditions: ``member(linked(R1, R2), cond_exec_walk(R1, R2)) :- ...``;
+- effects: ``causes(action_walk(R1, R2), -in(R1), cond_causes_walk(R1, R2)) :- ...``;
 - ``cond(...)`` and ``exec(...)`` bookkeeping, read and ignored.
 
 Anything else (a negative precondition, a derived ``dfluent``, a rule of another shape) is
