@@ -20,7 +20,7 @@ import json
 import os
 import sys
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -33,7 +33,8 @@ from .loop import GRACE_S, MAX_WORKERS, ItemLoop, max_workers
 from .pool import Lost, LostKind
 
 __all__ = ["GRACE_S", "MAX_WORKERS", "BadItem", "grade_batch", "grade_item", "grading_loop",
-           "item_key", "lost_result", "max_workers", "read_items", "resume_output", "skip_done"]
+           "item_key", "lost_result", "max_workers", "read_items", "resume_output", "resumed_rows",
+           "skip_done"]
 
 
 @dataclass(frozen=True)
@@ -142,22 +143,61 @@ def resume_output(path: str | Path) -> PartialOutput:
     done = PartialOutput()
     if not path.exists():
         return done
+    for number, line in _whole_lines(path):
+        row = _result_row(line)
+        if row is None:
+            raise ValueError(f"{path}, line {number}: not a grading result row; cannot resume")
+        done.rows.append(DoneRow(None if row["id"] is None else _id_key(row["id"]),
+                                 row.get("input_sha256")))
+        done.tally.add(row)
+    return done
+
+
+def resumed_rows(path: str | Path, keys: Sequence[Hashable],
+                 key_of: Callable[[dict], Hashable]) -> list[dict]:
+    """The rows a killed scoring command left in its output, for ``--resume`` to keep.
+
+    Such commands write one whole row per line in the order of their items, so row k must be
+    the result of the item whose key is ``keys[k]`` (``key_of(row)``); the torn last line a kill
+    can leave is cut off (its item runs again).  A line that is not a JSON object, more rows than
+    items, or a row of another item is a ``ValueError`` naming the first such row: the file is
+    another input's or another selection's output, and nothing is kept or appended.
+    """
+    path = Path(path)
+    if not path.exists():
+        return []
+    rows: list[dict] = []
+    for number, line in _whole_lines(path):
+        try:
+            row = decode(line)
+        except JsonLineError:
+            row = None
+        if not isinstance(row, dict):
+            raise ValueError(f"{path}, line {number}: not a result row; cannot resume")
+        at = len(rows)
+        if at == len(keys):
+            raise ValueError(f"{path} has more rows than the {len(keys)} items selected; it is "
+                             "not their output, cannot resume")
+        if key_of(row) != keys[at]:
+            raise ValueError(f"{path}, line {number} answers {key_of(row)!r}, not item {at + 1} "
+                             f"({keys[at]!r}): cannot resume; run again without --resume")
+        rows.append(row)
+    return rows
+
+
+def _whole_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """The complete lines of an output file, numbered; a torn last line (a kill mid-write: it
+    runs to the end of the file without a line end) is cut off the file once all are read."""
     torn = None
     with open(path, "rb") as handle:  # line by line, each line capped (the shared reader)
         for number, line in numbered_lines(handle, str(path)):
-            if not line.endswith((b"\n", b"\r")):  # the last line, cut off: it runs to the end
+            if not line.endswith((b"\n", b"\r")):
                 torn = handle.seek(0, os.SEEK_END) - len(line)
                 break
-            row = _result_row(line)
-            if row is None:
-                raise ValueError(f"{path}, line {number}: not a grading result row; cannot resume")
-            done.rows.append(DoneRow(None if row["id"] is None else _id_key(row["id"]),
-                                     row.get("input_sha256")))
-            done.tally.add(row)
+            yield number, line
     if torn is not None:
         with open(path, "r+b") as handle:
             handle.truncate(torn)
-    return done
 
 
 def _result_row(line: bytes) -> dict | None:

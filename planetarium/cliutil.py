@@ -49,3 +49,10 @@ class OutDir(click.Path):
 
 
 OUT_DIR = OutDir()
+
+
+#: ``--resume`` of the scoring commands that write one row per question to ``--out``.
+RESUME = click.option(
+    "--resume", is_flag=True,
+    help="Keep the rows a killed run wrote to --out (they must be those of the first questions "
+         "selected, in order) and score only the questions after them.")

@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import click
 
-from ..cliutil import SECONDS
+from ..cliutil import RESUME, SECONDS
 from ..errors import PlanetariumError
 
 
@@ -72,17 +72,19 @@ def acp_group() -> None:
 @click.option("--limit", type=click.IntRange(0), help="Only the first N selected questions, "
               "as benchmark.limit.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
+@RESUME
 @_budget_options
 def score_command(data: str, responses_path: str, out_path: str, semantics: str,
                   just_rule: str, tasks: tuple[str, ...], kinds: tuple[str, ...],
-                  limit: int | None, progress: bool, max_states: int, seconds: float,
-                  workers: int) -> None:
+                  limit: int | None, progress: bool, resume: bool, max_states: int,
+                  seconds: float, workers: int) -> None:
     """Grade RESPONSES against the questions in DATA (a file or a folder of them).
 
     Only the questions selected by --task/--kind/--limit are graded (all by default); a
     selected question without a response scores 0 as 'missing'.  A responses file that answers
-    one question twice is refused.
+    one question twice is refused.  --resume goes on after the rows a killed run wrote.
     """
+    from ..batch import resumed_rows
     from .data import load_items, select_items
     from .gen import Rules
     from .report import format_table, summarize
@@ -92,13 +94,15 @@ def score_command(data: str, responses_path: str, out_path: str, semantics: str,
     try:
         items = select_items(load_items(data), tasks, kinds, limit)
         responses = match_responses(items, read_responses(responses_path), responses_path)
-        rows = []
-        with open(out_path, "w", encoding="utf-8") as out:
+        rows = resumed_rows(out_path, [(i.kind, i.task, str(i.id)) for i in items], lambda r: (
+            r.get("kind"), r.get("task"), str(r.get("id")))) if resume else []
+        with open(out_path, "a" if resume else "w", encoding="utf-8") as out:
             for row in grade_all(items, responses, Rules(semantics, just_rule), seconds,
-                                 max_states, workers, progress):
+                                 max_states, workers, progress, skip=len(rows)):
                 out.write(json.dumps(row) + "\n")
+                out.flush()  # whole rows as they come: what --resume keeps after a kill
                 rows.append(row)
-    except (PlanetariumError, OSError) as err:
+    except (PlanetariumError, OSError, ValueError) as err:
         _fail(err)
     click.echo(format_table(summarize(rows)))
     missing = sum(r["answered"] is False for r in rows)

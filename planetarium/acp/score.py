@@ -154,8 +154,9 @@ class LostAnswer:
 
 def grade_all(items: list[AcpItem], responses: dict[tuple[str, str, str], object],
               rules: Rules = PAPER, seconds: float = SECONDS, max_states: int = MAX_STATES,
-              workers: int | None = 1, progress: bool = False) -> Iterator[dict]:
+              workers: int | None = 1, progress: bool = False, skip: int = 0) -> Iterator[dict]:
     """A row per question, in order; a question without a response scores 0 (not answered).
+    ``skip``: the first questions, whose rows a resumed run already holds, are not graded.
 
     The questions run on the one item loop (:mod:`planetarium.loop`) in ``workers`` processes
     (``None``: usable CPUs): each answer gets its own deadline of ``seconds`` of :data:`CLOCK`
@@ -167,4 +168,4 @@ def grade_all(items: list[AcpItem], responses: dict[tuple[str, str, str], object
             for item, key in zip(items, keys, strict=True)]
     return run_items(AnswerTask(rules, max_states), jobs, timeout_s=seconds,
                      lost=LostAnswer(seconds), clock=CLOCK, workers=workers, progress=progress,
-                     label="acp score", unit="question")
+                     label="acp score", unit="question", skip=skip)

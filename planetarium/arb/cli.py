@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..cliutil import SECONDS
+from ..cliutil import RESUME, SECONDS
 from ..errors import PlanetariumError
 
 
@@ -61,9 +61,10 @@ def arb_group() -> None:
               dir_okay=False), help='JSONL: {"id", "response"} per line (raw model text; the '
               "answer follows [ANSWER]).")
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False))
+@RESUME
 @_loop_options
 @_domains_option
-def score_command(questions: tuple[str, ...], responses_path: str, out_path: str,
+def score_command(questions: tuple[str, ...], responses_path: str, out_path: str, resume: bool,
                   timeout_s: float, workers: int | None, progress: bool,
                   domains_dir: str | None, instances_dir: str | None) -> None:
     """Score RESPONSES to the QUESTIONS (ARB question files or folders, either layout).
@@ -71,8 +72,9 @@ def score_command(questions: tuple[str, ...], responses_path: str, out_path: str
     Every question gets a row in OUT; one without a response is 'unparsed' (score 0).  Prints
     the accuracy per category and domain, ARB's own true/false accuracy (its keyword rule,
     both/neither dropped) beside it, and how many stored labels disagree with the recomputed
-    answers.
+    answers.  --resume goes on after the rows a killed run wrote.
     """
+    from ..batch import resumed_rows
     from .records import load_records
     from .report import format_table, summarize
     from .runner import score_all
@@ -87,17 +89,16 @@ def score_command(questions: tuple[str, ...], responses_path: str, out_path: str
         responses = read_responses(responses_path)
         known = {r.id for r in records}
         stray = [i for i in responses if i not in known]
-        rows: list[dict[str, Any]] = []
-        with open(out_path, "w", encoding="utf-8") as out:
+        rows = [_summarized(row) for row in resumed_rows(
+            out_path, [r.id for r in records], lambda row: row.get("id"))] if resume else []
+        with open(out_path, "a" if resume else "w", encoding="utf-8") as out:
             for row in score_all(records, responses, domains_dir=domains_dir,
                                  instances_dir=instances_dir, timeout_s=timeout_s,
-                                 workers=workers, progress=progress):
+                                 workers=workers, progress=progress, skip=len(rows)):
                 out.write(json.dumps(row) + "\n")
-                kept: dict[str, Any] = {k: row[k] for k in (
-                    "category", "domain", "status", "score", "label_agrees", "arb_keyword",
-                    "label") if k in row}
-                rows.append(kept)
-    except (PlanetariumError, OSError) as err:
+                out.flush()  # whole rows as they come: what --resume keeps after a kill
+                rows.append(_summarized(row))
+    except (PlanetariumError, OSError, ValueError) as err:
         _fail(err)
     click.echo(format_table(summarize(rows)))
     missing = sum(r.id not in responses for r in records)
@@ -106,6 +107,12 @@ def score_command(questions: tuple[str, ...], responses_path: str, out_path: str
                    "'unparsed')")
     if stray:
         click.echo(f"{len(stray)} responses name no question read (e.g. {stray[0]})")
+
+
+def _summarized(row: dict[str, Any]) -> dict[str, Any]:
+    """What the score table needs of a row (rows are kept for it while scoring goes on)."""
+    return {k: row[k] for k in ("category", "domain", "status", "score", "label_agrees",
+                                "arb_keyword", "label") if k in row}
 
 
 @arb_group.command("gold")

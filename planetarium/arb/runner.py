@@ -84,14 +84,16 @@ class LostRow:
 def score_all(records: Iterable[ArbRecord], responses: dict[str, str], *,
               domains_dir: str | None = None, instances_dir: str | None = None,
               timeout_s: float = DEFAULT_TIMEOUT_S, workers: int | None = None,
-              progress: bool = False) -> Iterator[Row]:
+              progress: bool = False, skip: int = 0) -> Iterator[Row]:
     """One :func:`.score.score_record` row per record, in order (a record without a response
-    is scored with none: ``unparsed``), in ``workers`` processes (``None``: usable CPUs)."""
+    is scored with none: ``unparsed``), in ``workers`` processes (``None``: usable CPUs);
+    ``skip``: the first records, whose rows a resumed run already holds, are not scored."""
     records = list(records)
     jobs = [(record, responses.get(record.id)) for record in records]
     return run_items(ScoreTask(jobs, domains_dir, instances_dir), range(len(jobs)),
                      timeout_s=timeout_s, lost=LostRow(records, timeout_s), clock=CLOCK,
-                     workers=workers, progress=progress, label="arb score", unit="question")
+                     workers=workers, progress=progress, label="arb score", unit="question",
+                     skip=skip)
 
 
 def check_all(records: Iterable[ArbRecord], *, domains_dir: str | None = None,

@@ -1,0 +1,96 @@
+"""``acp score --resume`` and ``arb score --resume``: a killed scoring goes on where it stopped.
+
+A kill leaves whole rows (written and flushed one by one, in question order) and at worst a torn
+last line.  Resuming keeps the whole rows, cuts the torn one off, scores only the questions
+after them and ends with the same file and the same table as one uninterrupted run.  An output
+that is not the first rows of this selection is refused in one line, and left as it was.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from planetarium.cli import main
+
+ROOT = Path(__file__).parent / "fixtures"
+ACP = ROOT / "acp" / "app"
+ARB = ROOT / "arb" / "blocksworld-2024.jsonl"
+
+
+def _rows(path: Path) -> list[dict]:
+    return [{k: v for k, v in json.loads(line).items() if k != "seconds"}
+            for line in path.read_text().splitlines()]
+
+
+def _table(output: str) -> list[str]:
+    """The score table a command printed (less the timing of its slowest question)."""
+    lines = [line for line in output.splitlines() if not line.startswith("slowest:")]
+    assert len(lines) > 3, output
+    return lines
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def _commands(bench: str, tmp_path: Path) -> tuple[list[str], Path]:
+    """The score command's arguments up to --out, with gold answers as the responses."""
+    data = ACP if bench == "acp" else ARB
+    gold = tmp_path / "gold.jsonl"
+    code, output = _run(bench, "gold", str(data), "--out", str(gold))
+    assert code == 0, output
+    extra = ["--no-progress"] if bench == "acp" else ["--workers", "1"]
+    return [bench, "score", str(data), "--responses", str(gold), *extra], gold
+
+
+@pytest.mark.parametrize("bench", ["acp", "arb"])
+def test_a_resumed_scoring_ends_as_one_uninterrupted_run(bench, tmp_path):
+    command, _ = _commands(bench, tmp_path)
+    whole = tmp_path / "whole.jsonl"
+    code, table = _run(*command, "--out", str(whole))
+    assert code == 0, table
+    lines = whole.read_text().splitlines(keepends=True)
+    assert len(lines) > 6
+    killed = tmp_path / "killed.jsonl"
+    killed.write_text("".join(lines[:5]) + lines[5][: len(lines[5]) // 2])  # torn mid-row
+    code, resumed_table = _run(*command, "--out", str(killed), "--resume")
+    assert code == 0, resumed_table
+    assert _rows(killed) == _rows(whole)
+    assert _table(resumed_table) == _table(table)
+    # nothing left to do: the file and the table stay as they are
+    code, again = _run(*command, "--out", str(killed), "--resume")
+    assert code == 0 and _rows(killed) == _rows(whole) and _table(again) == _table(table)
+
+
+@pytest.mark.parametrize("bench", ["acp", "arb"])
+def test_resume_without_an_output_scores_everything(bench, tmp_path):
+    command, _ = _commands(bench, tmp_path)
+    whole, fresh = tmp_path / "whole.jsonl", tmp_path / "fresh.jsonl"
+    assert _run(*command, "--out", str(whole))[0] == 0
+    assert _run(*command, "--out", str(fresh), "--resume")[0] == 0
+    assert _rows(fresh) == _rows(whole)
+
+
+@pytest.mark.parametrize("bench", ["acp", "arb"])
+def test_an_output_of_another_selection_is_refused_and_kept(bench, tmp_path):
+    command, gold = _commands(bench, tmp_path)
+    out = tmp_path / "out.jsonl"
+    assert _run(*command, "--out", str(out))[0] == 0
+    lines = out.read_text().splitlines(keepends=True)
+    for name, text in [("reordered", lines[1] + lines[0]),
+                       ("not rows", "[1, 2]\n"),
+                       ("too many", "".join(lines) + lines[0])]:
+        out.write_text(text)
+        code, output = _run(*command, "--out", str(out), "--resume")
+        assert code == 1, (name, output)
+        message = output.strip().splitlines()
+        assert len(message) == 1 and "resume" in message[0] and str(out) in message[0], message
+        assert out.read_text() == text, name
+    # the responses file is no score output either
+    code, output = _run(*command, "--out", str(gold), "--resume")
+    assert code == 1
