@@ -153,15 +153,16 @@ def resume_output(path: str | Path) -> PartialOutput:
     return done
 
 
-def resumed_rows(path: str | Path, keys: Sequence[Hashable],
-                 key_of: Callable[[dict], Hashable]) -> list[dict]:
+def resumed_rows(path: str | Path, keys: Sequence[Hashable], key_of: Callable[[dict], Hashable],
+                 required: Sequence[str] = ()) -> list[dict]:
     """The rows a killed scoring command left in its output, for ``--resume`` to keep.
 
     Such commands write one whole row per line in the order of their items, so row k must be
     the result of the item whose key is ``keys[k]`` (``key_of(row)``); the torn last line a kill
-    can leave is cut off (its item runs again).  A line that is not a JSON object, more rows than
-    items, or a row of another item is a ``ValueError`` naming the first such row: the file is
-    another input's or another selection's output, and nothing is kept or appended.
+    can leave is cut off (its item runs again).  A line that is not a JSON object with the
+    ``required`` keys, more rows than items, or a row of another item is a ``ValueError`` naming
+    the first such row: the file is another command's, input's or selection's output, and
+    nothing is kept or appended.
     """
     path = Path(path)
     if not path.exists():
@@ -172,7 +173,7 @@ def resumed_rows(path: str | Path, keys: Sequence[Hashable],
             row = decode(line)
         except JsonLineError:
             row = None
-        if not isinstance(row, dict):
+        if not isinstance(row, dict) or not all(key in row for key in required):
             raise ValueError(f"{path}, line {number}: not a result row; cannot resume")
         at = len(rows)
         if at == len(keys):

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import click
 
 from . import __version__
-from .cliutil import SECONDS
+from .cliutil import SECONDS, file_id
 from .equivalence import PlaceholderSemantics
 from .grading import GradeOptions, GradeResult, Status
 
@@ -136,22 +136,13 @@ def _summary(tally: Tally) -> str:
     ])
 
 
-def _file_id(fd_or_path: int | str) -> tuple[int, int] | None:
-    """``(device, inode)`` of a regular file (a descriptor or a path), else ``None``."""
-    try:
-        info = os.fstat(fd_or_path) if isinstance(fd_or_path, int) else os.stat(fd_or_path)
-    except (OSError, ValueError):
-        return None
-    return (info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else None
-
-
 def _refuse_same_file(source: str, out: str | None) -> None:
     """Writing results into the file being read would empty or endlessly grow the input.
 
     Compared by device and inode, so links, ``/dev/stdout`` and shell redirections are caught.
     """
-    read_id = _file_id(0 if source == "-" else source)
-    write_id = _file_id(1 if out is None else out)
+    read_id = file_id(0 if source == "-" else source)
+    write_id = file_id(1 if out is None else out)
     if read_id is not None and read_id == write_id:
         where = "standard output" if out is None else out
         raise click.ClickException(

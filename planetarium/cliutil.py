@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
@@ -56,3 +58,24 @@ RESUME = click.option(
     "--resume", is_flag=True,
     help="Keep the rows a killed run wrote to --out (they must be those of the first questions "
          "selected, in order) and score only the questions after them.")
+
+
+def file_id(fd_or_path: int | str) -> tuple[int, int] | None:
+    """``(device, inode)`` of a regular file (a descriptor or a path), else ``None``."""
+    try:
+        info = os.fstat(fd_or_path) if isinstance(fd_or_path, int) else os.stat(fd_or_path)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else None
+
+
+def refuse_overwriting_inputs(out: str, inputs: Iterable[str]) -> None:
+    """A ``click.ClickException`` when ``--out`` is one of the files a command reads (by device
+    and inode, so links are caught) or lies inside a folder it reads (the next run would read the
+    results as input): writing it would destroy or change what the command was given."""
+    out_id, out_path = file_id(out), Path(out).resolve()
+    for source in inputs:
+        inside = Path(source).is_dir() and Path(source).resolve() in out_path.parents
+        if inside or (out_id is not None and file_id(source) == out_id):
+            raise click.ClickException(f"--out {out} would overwrite or join an input "
+                                       f"({source}); write the results elsewhere")

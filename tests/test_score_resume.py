@@ -9,6 +9,7 @@ that is not the first rows of this selection is refused in one line, and left as
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,31 @@ def test_an_output_of_another_selection_is_refused_and_kept(bench, tmp_path):
         message = output.strip().splitlines()
         assert len(message) == 1 and "resume" in message[0] and str(out) in message[0], message
         assert out.read_text() == text, name
-    # the responses file is no score output either
-    code, output = _run(*command, "--out", str(gold), "--resume")
-    assert code == 1
+    # rows of another command (the gold answers) are no score output either
+    out.write_text(gold.read_text())
+    code, output = _run(*command, "--out", str(out), "--resume")
+    assert code == 1 and "not a result row; cannot resume" in output, output
+    assert out.read_text() == gold.read_text()
+
+
+@pytest.mark.parametrize("bench", ["acp", "arb"])
+@pytest.mark.parametrize("resume", [[], ["--resume"]])
+def test_out_may_not_overwrite_or_join_an_input(bench, resume, tmp_path):
+    """The responses (also through a hard link) or a file inside a question folder."""
+    command, gold = _commands(bench, tmp_path)
+    link = tmp_path / "link.jsonl"
+    link.hardlink_to(gold)
+    before = gold.read_text()
+    folder = tmp_path / "questions"
+    source = Path(command[2])
+    if source.is_dir():
+        shutil.copytree(source, folder)
+    else:
+        folder.mkdir()
+        shutil.copy(source, folder)
+    inside = [*command[:2], str(folder), *command[3:]]
+    for args in ([*command, "--out", str(gold)], [*command, "--out", str(link)],
+                 [*inside, "--out", str(folder / "scores.jsonl")]):
+        code, output = _run(*args, *resume)
+        assert code == 1 and "would overwrite or join an input" in output, output
+    assert gold.read_text() == before and not (folder / "scores.jsonl").exists()

@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import click
 
-from ..cliutil import RESUME, SECONDS
+from ..cliutil import RESUME, SECONDS, refuse_overwriting_inputs
 from ..errors import PlanetariumError
 
 
@@ -88,14 +88,15 @@ def score_command(data: str, responses_path: str, out_path: str, semantics: str,
     from .data import load_items, select_items
     from .gen import Rules
     from .report import format_table, summarize
-    from .score import grade_all, match_responses, read_responses
+    from .score import ROW_KEYS, grade_all, match_responses, read_responses
 
     _need_lark()
+    refuse_overwriting_inputs(out_path, [data, responses_path])
     try:
         items = select_items(load_items(data), tasks, kinds, limit)
         responses = match_responses(items, read_responses(responses_path), responses_path)
         rows = resumed_rows(out_path, [(i.kind, i.task, str(i.id)) for i in items], lambda r: (
-            r.get("kind"), r.get("task"), str(r.get("id")))) if resume else []
+            r.get("kind"), r.get("task"), str(r.get("id"))), ROW_KEYS) if resume else []
         with open(out_path, "a" if resume else "w", encoding="utf-8") as out:
             for row in grade_all(items, responses, Rules(semantics, just_rule), seconds,
                                  max_states, workers, progress, skip=len(rows)):

@@ -111,8 +111,13 @@ def grade_answer(item: AcpItem, response: object, deadline: Deadline, *,
                               f"time ({deadline.wall_limit_s:g} s of wall time): {err}")
 
 
+#: The keys of every row of ``acp score``'s results file (what ``--resume`` checks it keeps).
+ROW_KEYS = ("id", "task", "kind", "status", "correct", "score", "parseable", "answered",
+            "bad_question", "reason", "seconds")
+
+
 def answer_row(item: AcpItem, grade: Grade, seconds: float) -> dict:
-    """One line of ``acp score``'s results file."""
+    """One line of ``acp score``'s results file (:data:`ROW_KEYS`)."""
     return {"id": item.id, "task": item.task, "kind": item.kind, "status": str(grade.status),
             "correct": grade.correct, "score": grade.score, "parseable": grade.parseable,
             "answered": grade.answered, "bad_question": grade.bad_question,

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
-from ..cliutil import RESUME, SECONDS
+from ..cliutil import RESUME, SECONDS, refuse_overwriting_inputs
 from ..errors import PlanetariumError
 
 
@@ -80,9 +79,7 @@ def score_command(questions: tuple[str, ...], responses_path: str, out_path: str
     from .runner import score_all
     from .score import read_responses
 
-    if Path(out_path).resolve() in {Path(q).resolve() for q in questions} | {
-            Path(responses_path).resolve()}:
-        _fail(f"{out_path}: --out would overwrite an input")
+    refuse_overwriting_inputs(out_path, [*questions, responses_path])
     try:
         _check_folders(domains_dir, instances_dir)
         records = load_records(questions)
@@ -90,7 +87,8 @@ def score_command(questions: tuple[str, ...], responses_path: str, out_path: str
         known = {r.id for r in records}
         stray = [i for i in responses if i not in known]
         rows = [_summarized(row) for row in resumed_rows(
-            out_path, [r.id for r in records], lambda row: row.get("id"))] if resume else []
+            out_path, [r.id for r in records], lambda row: row.get("id"),
+            ("id", "status", "score", "category", "domain"))] if resume else []
         with open(out_path, "a" if resume else "w", encoding="utf-8") as out:
             for row in score_all(records, responses, domains_dir=domains_dir,
                                  instances_dir=instances_dir, timeout_s=timeout_s,
