@@ -120,3 +120,16 @@ def test_out_may_not_overwrite_or_join_an_input(bench, resume, tmp_path):
         code, output = _run(*args, *resume)
         assert code == 1 and "would overwrite or join an input" in output, output
     assert gold.read_text() == before and not (folder / "scores.jsonl").exists()
+
+
+@pytest.mark.parametrize("bench", ["acp", "arb"])
+@pytest.mark.parametrize("command", ["gold", "check-labels"])
+def test_the_other_commands_writing_out_refuse_their_input_too(bench, command, tmp_path):
+    data = ACP if bench == "acp" else ARB
+    copy = tmp_path / data.name
+    (shutil.copytree if data.is_dir() else shutil.copy)(data, copy)
+    target = copy / "out.json" if copy.is_dir() else copy
+    before = target.read_bytes() if target.exists() else None
+    code, output = _run(bench, command, str(copy), "--out", str(target))
+    assert code == 1 and "would overwrite or join an input" in output, output
+    assert (target.read_bytes() if target.exists() else None) == before

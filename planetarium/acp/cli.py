@@ -128,6 +128,7 @@ def gold_command(data: str, out_path: str) -> None:
 
     written = 0
     _need_lark()
+    refuse_overwriting_inputs(out_path, [data])
     try:
         items = load_items(data)
         with open(out_path, "w", encoding="utf-8") as out:
@@ -197,6 +198,8 @@ def check_labels_command(data: str, out_path: str | None, progress: bool, max_st
     from .labelreport import check_labels, domain_report, format_table, reader_lines, summarize
 
     _need_lark()
+    if out_path:
+        refuse_overwriting_inputs(out_path, [data])
     watch = Stopwatch()
     try:
         known, rows = check_labels(load_items(data), seconds, max_states, workers, progress)

@@ -120,6 +120,7 @@ def gold_command(questions: tuple[str, ...], out_path: str) -> None:
     """Write the QUESTIONS' stored answers as responses in ARB's answer format."""
     from .records import load_records
 
+    refuse_overwriting_inputs(out_path, questions)
     try:
         records = load_records(questions)
         with open(out_path, "w", encoding="utf-8") as out:
@@ -153,6 +154,8 @@ def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_
     from .report import disagreement_line, format_labels, label_summary
     from .runner import check_all
 
+    if out_path:
+        refuse_overwriting_inputs(out_path, questions)
     try:
         _check_folders(domains_dir, instances_dir)
         rows = list(check_all(load_records(questions), domains_dir=domains_dir,
