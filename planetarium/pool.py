@@ -33,9 +33,11 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import islice
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import Any, TypeVar
 
 from .limits import wall_now
+
+T = TypeVar("T")
 
 #: Items handed to a worker at once (fewer when a run has few items left per worker).
 CHUNK_SIZE = 16
@@ -261,7 +263,7 @@ class WorkerPool:
         #: Workers killed (hung) or found dead, over the pool's life.
         self.replaced = 0
         self._fresh_state()
-        _pools.add(self)
+        renew_after_fork(self, WorkerPool._forget_after_fork)
 
     def _fresh_state(self) -> None:
         """No workers, runs or dispatcher: a new pool, or this one in a forked child."""
@@ -577,14 +579,21 @@ class WorkerPool:
         self.workers = []
 
 
-#: Every pool of this process, so a forked child can forget them all.
-_pools: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
+#: What a forked child renews, per live object of this process (see :func:`renew_after_fork`).
+_renewals: weakref.WeakKeyDictionary[Any, Callable[[Any], None]] = weakref.WeakKeyDictionary()
 
 
-def _forget_pools_after_fork() -> None:
-    for pool in list(_pools):
-        pool._forget_after_fork()
+def renew_after_fork(obj: T, renew: Callable[[T], None]) -> None:
+    """Call ``renew(obj)`` in every child this process forks while ``obj`` lives: a child must
+    not inherit locks another thread held, nor the parent's workers and pipes.  ``renew`` is a
+    plain function (e.g. the unbound method), so ``obj`` is not kept alive by it."""
+    _renewals[obj] = renew
+
+
+def _renew_after_fork() -> None:
+    for obj, renew in list(_renewals.items()):
+        renew(obj)
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pools_after_fork)
+    os.register_at_fork(after_in_child=_renew_after_fork)

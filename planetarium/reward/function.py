@@ -17,7 +17,6 @@ time limit, which a pathological input may overrun.  ``workers=None`` (the defau
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import weakref
 from collections import Counter
@@ -28,7 +27,7 @@ from typing import Any
 from ..batch import lost_result
 from ..grading import GradeOptions, GradeResult, Stage, Status
 from ..limits import LimitValueError, check_seconds, wall_now
-from ..pool import Lost, LostKind, WorkerPool, usable_cpus, why
+from ..pool import Lost, LostKind, WorkerPool, renew_after_fork, usable_cpus, why
 from . import inputs
 from .inputs import Rollout
 from .schemes import (
@@ -105,7 +104,7 @@ class PlanetariumReward:
             if self.workers else None
         self._finalizer = weakref.finalize(self, self._pool.close) if self._pool else None
         self._fresh_locks()
-        _rewards.add(self)
+        renew_after_fork(self, PlanetariumReward._fresh_locks)  # a forked child's own locks
         self._counts: Counter[str] = Counter(dict.fromkeys(COUNTS, 0))
         self._seconds = 0.0
         self.last_details: list[dict[str, Any]] = []
@@ -288,17 +287,6 @@ def _count(results: list[GradeResult], counts: Counter[str]) -> None:
 #: What ``metrics()`` counts over the reward's life.
 COUNTS = ("calls", "items", "correct", "timeouts", "unsupported", "internal_errors",
           "invalid_inputs", "budget_exhausted", "cache_hits", "cache_misses")
-#: Every reward of this process, so a forked child gets fresh locks in all of them.
-_rewards: weakref.WeakSet[PlanetariumReward] = weakref.WeakSet()
-
-
-def _fresh_locks_after_fork() -> None:
-    for reward in list(_rewards):
-        reward._fresh_locks()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_fresh_locks_after_fork)
 
 
 def _details(result: GradeResult, reward: float, seconds: float | None) -> dict[str, Any]:
