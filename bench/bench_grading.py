@@ -18,11 +18,18 @@ import statistics
 import time
 
 from planetarium.domains import get_domain
-from planetarium.equivalence import compare
+from planetarium.equivalence import Limits, compare
 from planetarium.grading import grade
+from planetarium.limits import Deadline
 from planetarium.pddl import read_problem
 from planetarium.testing import pairs
 from planetarium.testing.generators import dataset_problem
+
+
+def _limits():
+    """A comparison's own deadline: compare has no default limit."""
+    return Limits(Deadline.start(10.0))
+
 
 #: Blocks, balls, tiles or waypoints per problem.
 SIZES = {
@@ -47,7 +54,7 @@ def _time_stages(domain, gt_text: str, pred_text: str) -> tuple[float, float, fl
     domain.fully_specify(a)
     domain.fully_specify(b)
     t2 = time.perf_counter()
-    compare(a, b, domain)
+    compare(a, b, domain, limits=_limits())
     t3 = time.perf_counter()
     grade(gt_text, pred_text, check_solvable=False)
     t4 = time.perf_counter()

@@ -289,8 +289,11 @@ def _run_batch(source: str, out: str | None, workers: int | None, options: Grade
 @click.option("--explain", is_flag=True,
               help="Say why: the renaming and the facts that differ under it (a checked "
                    "certificate); in a batch, an 'explanation' field per row.")
-def grade(gt, pred, batch, out, resume, workers, progress, placeholder, ignore_typing, no_solve,
-          timeout, as_json, anchors, anchor_all, domain_file, placeholder_semantics, explain):
+def grade(gt: str | None, pred: str | None, batch: str | None, out: str | None, resume: bool,
+          workers: int | None, progress: bool | None, placeholder: bool, ignore_typing: bool,
+          no_solve: bool, timeout: float, as_json: bool, anchors: tuple[str, ...],
+          anchor_all: bool, domain_file: str | None, placeholder_semantics: str,
+          explain: bool) -> None:
     """Grade PRED against the ground truth GT (or a whole --batch).
 
     Exit status: 0 every pair got a verdict (a "no" or a timeout is a verdict), 1 bad input
@@ -301,7 +304,8 @@ def grade(gt, pred, batch, out, resume, workers, progress, placeholder, ignore_t
     options = GradeOptions(is_placeholder=placeholder, relax_typing=ignore_typing,
                            check_solvable=not no_solve, timeout_s=timeout,
                            anchored_objects=anchors, anchor_all=anchor_all,
-                           placeholder_semantics=placeholder_semantics, explain=explain)
+                           placeholder_semantics=PlaceholderSemantics(placeholder_semantics),
+                           explain=explain)
     if batch:
         if gt or pred:
             raise click.UsageError("give either GT PRED or --batch, not both")

@@ -6,6 +6,7 @@ import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -17,7 +18,8 @@ class Seconds(click.ParamType):
 
     name = "seconds"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
         try:
             what = param.opts[0] if param is not None and param.opts else "seconds"
             return check_seconds(float(value), what)
@@ -38,7 +40,8 @@ class OutDir(click.Path):
     def __init__(self) -> None:
         super().__init__(file_okay=False)
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
         path = Path(os.fsdecode(super().convert(value, param, ctx)))  # a str (no path_type)
         place = path
         while not place.exists() and place != place.parent:

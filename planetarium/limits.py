@@ -1,12 +1,29 @@
 """Time limits: the one :class:`Deadline` of an item, the clocks, and the only clock readings.
 
-Every item (a graded answer, an ACP question, a reward rollout) gets one :class:`Deadline`,
-made once from the limit the user gave (``timeout_s``) and the :class:`Clock` its benchmark
-declares, and passed down explicitly.  Domain hooks such as ``fully_specify(domain, problem)``
-have no deadline parameter (plug-in authors should not have to thread one through), yet the
-brute force they may fall back to must stop when the item's time is up: the deadline in force
-is also visible through :func:`check_deadline` while :meth:`Deadline.applied` holds it.  This
-is the only module that reads clocks (watchdogs read :func:`wall_now`, timings a
+**The deadline rule** (one channel, stated; CONTRACTS.md "Time limits" repeats it):
+
+1. *Entry points make the deadline.*  Every item (a graded answer, an ACP question, an ARB
+   record, a reward rollout) gets one :class:`Deadline`, made once by its entry point from a
+   limit the user stated (``timeout_s``, ``--timeout``, ``GradeOptions.timeout_s``) and the
+   :class:`Clock` its benchmark declares, and installed with :meth:`Deadline.applied`.  The
+   entry points are the item loop (:mod:`planetarium.loop`, in the worker), ``grade`` /
+   ``grade_correct`` / ``grade_strict`` called outside an item, ``batch.grade_item``, the CLI
+   commands and ACP / ARB scoring.  Nothing below them starts a deadline of its own; a sub-search
+   may only *narrow* the one in force (:meth:`Deadline.within`, :func:`deadline_for`).
+2. *Below the entry points the deadline in force is the one channel.*  Code checks it with
+   :func:`check_deadline` (parsing, grounding, closures, plug-in hooks such as
+   ``fully_specify``: plug-in authors thread nothing through) and, where it needs the object
+   (a planner's own clock, a step budget), takes it with :func:`required`.
+3. *An explicit ``deadline`` parameter is that same deadline, never a second limit*: the
+   plug-in API ``Domain.solve(problem, deadline)`` receives the deadline in force, and the
+   engines' ``deadline=`` parameters (``strips``, ``graph.SearchBudget``, ``equivalence``) are
+   handed the one in force by their callers (or a narrowing of it).
+4. *A missing deadline is a programming error*: code that needs one and is given none while
+   none is in force raises :class:`MissingDeadlineError` — there is no silent default limit.
+   Code that runs outside any item (reading a file, generating a data set) only *checks*, and
+   :func:`check_deadline` passes there.
+
+This is the only module that reads clocks (watchdogs read :func:`wall_now`, timings a
 :class:`Stopwatch`).
 """
 
@@ -29,6 +46,14 @@ MAX_TIMEOUT_S = 24 * 3600.0
 
 class LimitValueError(PlanetariumError, ValueError):
     """A time limit that is not a finite, positive number of seconds."""
+
+
+class MissingDeadlineError(RuntimeError):
+    """Code that needs the item's deadline was given none and none is in force.
+
+    A programming error (an entry point did not make the item's deadline, or a caller skipped
+    the entry point), never a verdict: it is deliberately not a :class:`PlanetariumError`, so no
+    handler turns it into ``invalid-input`` or ``timeout``."""
 
 
 def check_seconds(value: object, what: str = "timeout_s") -> float:
@@ -73,10 +98,10 @@ def wall_now() -> float:
 class Deadline:
     """The one time limit of one item: ``seconds`` of ``clock`` from :meth:`start`.
 
-    Made once per item from the limit the user gave and the clock the benchmark declares, then
-    passed down explicitly; :meth:`applied` also makes it the limit in force for code that
-    cannot take a parameter (a domain's ``fully_specify``), which reads it through
-    :func:`check_deadline`.  On the CPU clock the deadline also ends after
+    Made once per item by its entry point from the limit the user gave and the clock the
+    benchmark declares, and installed with :meth:`applied`: below the entry point it is the
+    deadline in force, read through :func:`check_deadline` and :func:`required` (the rule in
+    this module's docstring).  On the CPU clock the deadline also ends after
     :data:`WALL_FACTOR` times ``seconds`` of wall time.
     """
 
@@ -174,8 +199,24 @@ def deadline_for(seconds: float, clock: Clock = Clock.WALL) -> Deadline:
     return outer.within(seconds) if outer is not None else Deadline.start(seconds, clock)
 
 
+def required(what: str, deadline: Deadline | None = None) -> Deadline:
+    """``deadline`` if given (the caller's narrowing of the item's), else the deadline in force.
+
+    Raises :class:`MissingDeadlineError` naming ``what`` when there is neither: code that needs
+    a deadline never invents one (rule 4 of this module's docstring)."""
+    if deadline is not None:
+        return deadline
+    in_force = _current.get()
+    if in_force is None:
+        raise MissingDeadlineError(
+            f"{what} needs the item's deadline: pass one, or call it under "
+            "Deadline.applied() as the entry points do (there is no default time limit)")
+    return in_force
+
+
 def check_deadline(what: str) -> None:
-    """Raise :class:`ResourceLimitError` if the deadline in force has passed."""
+    """Raise :class:`ResourceLimitError` if the deadline in force has passed (no deadline in
+    force: code outside any item, which only checks; see :func:`required`)."""
     deadline = _current.get()
     if deadline is not None:
         deadline.check(what)

@@ -13,7 +13,7 @@ from enum import Enum
 
 from .domains.base import Domain
 from .errors import ResourceLimitError
-from .limits import Deadline, collector_paused, deadline_for
+from .limits import Deadline, collector_paused, required
 from .pddl.problem import Problem
 from .strips.exact import solve_exhaustively
 from .strips.plan_io import GroundStep
@@ -41,17 +41,13 @@ class SolveResult:
     reason: str = ""
 
 
-#: The time limit of :func:`check_solvable` called without a deadline.
-DEFAULT_TIMEOUT_S = 10.0
-
-
 def check_solvable(domain: Domain, problem: Problem,
                    deadline: Deadline | None = None) -> SolveResult:
     """Solve ``problem`` with ``domain``'s planner and validate the plan it returns.
 
-    ``deadline``: the item's :class:`~planetarium.limits.Deadline` (default:
-    :data:`DEFAULT_TIMEOUT_S` from now, or the deadline in force if it ends first); running out
-    is ``TIMEOUT``.
+    ``deadline``: the item's :class:`~planetarium.limits.Deadline` (``None``: the deadline in
+    force; with neither, :class:`~planetarium.limits.MissingDeadlineError` — there is no default
+    limit); running out is ``TIMEOUT``.
 
     A plan that fails validation is reported ``ERROR`` with the validator's message: a planner
     bug must never turn into a false "solvable", nor pass for a time-out.  For a goal with
@@ -67,7 +63,7 @@ def check_solvable(domain: Domain, problem: Problem,
     planner = f"{domain.name} planner"
     # Every step below runs under one deadline that domain planners, the exhaustive search and
     # the validator all look at (passed, and in force for planetarium.limits.check_deadline).
-    deadline = deadline_for(DEFAULT_TIMEOUT_S) if deadline is None else deadline
+    deadline = required("check_solvable", deadline)
     try:
         with deadline.applied() as deadline, collector_paused():
             plan = domain.solve(replace(problem, negative_goal=frozenset(), goal_formula=None),

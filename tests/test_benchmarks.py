@@ -1,6 +1,6 @@
 """Benchmarks are plug-ins of one evaluation loop.
 
-A toy benchmark from outside the package (tests/toy_benchmark/toy_arith.py, 60 lines) is made
+A toy benchmark from outside the package (examples/plugin/planetarium_example/arith.py) is made
 known the way an installed package would do it (an entry point in a dist-info directory on the
 path: no pip, no network) and runs through ``eval run / grade / report / view`` with the tiny
 local model, and in lm-eval and Inspect by name, with the same answers and verdicts; ACPBench
@@ -47,7 +47,7 @@ from planetarium.llm.store import read_jsonl
 from planetarium.testing.extensions import check_backend, check_benchmark
 
 REPO = Path(__file__).resolve().parents[1]
-TOY_DIR = Path(__file__).parent / "toy_benchmark"
+TOY_DIR = REPO / "examples" / "plugin"  # the outside package of the benchmark
 ACP = Path(__file__).parent / "fixtures" / "acp"
 STATUSES = {status.value for status in Status}
 
@@ -78,7 +78,8 @@ def test_toy_benchmark_from_outside_gets_everything_the_package_offers(tmp_path,
     dist = tmp_path / "toy_arith-0.1.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-arith\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text("[planetarium.benchmarks]\ntoy-arith = toy_arith:BENCHMARK\n")
+    (dist / "entry_points.txt").write_text(
+        "[planetarium.benchmarks]\ntoy-arith = planetarium_example.arith:BENCHMARK\n")
     rows = [{"id": f"q{i}", "a": 7 * i, "b": 50 + i} for i in range(5)]
     sums = tmp_path / "sums.jsonl"
     sums.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -204,7 +205,7 @@ def test_acpbench_runs_through_the_same_commands_with_the_shared_status(tmp_path
 def toy(monkeypatch):
     """The toy module, importable; registered at run time for this test only."""
     monkeypatch.syspath_prepend(str(TOY_DIR))
-    import toy_arith
+    from planetarium_example import arith as toy_arith
 
     register_benchmark(toy_arith.BENCHMARK)
     yield toy_arith

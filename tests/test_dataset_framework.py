@@ -24,8 +24,15 @@ from planetarium.dataset.problem_text import read_generated, shape_key
 from planetarium.dataset.splits import select, size_bin
 from planetarium.dataset.writer import write_dataset
 from planetarium.domains import get_domain
-from planetarium.equivalence import compare
+from planetarium.equivalence import Limits, compare
+from planetarium.limits import Deadline
 from planetarium.tasks import is_placeholder, same_kind_only
+
+
+def _limits():
+    """A comparison's own deadline: compare has no default limit."""
+    return Limits(Deadline.start(10.0))
+
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "data" / "demo.yaml"
@@ -147,7 +154,8 @@ def test_same_kind_only_combinations_get_two_identity_classes(demo_rows):
 
 
 def _same_problem(domain: str, a: str, b: str) -> bool:
-    return compare(read_generated(a), read_generated(b), get_domain(domain), is_placeholder=False).equivalent
+    return compare(read_generated(a), read_generated(b), get_domain(domain), limits=_limits(),
+                   is_placeholder=False).equivalent
 
 
 def test_splits_are_round_robin_and_heldout_by_combination(demo_rows):

@@ -23,8 +23,15 @@ from planetarium.dataset.problem_text import read_generated
 from planetarium.dataset.report import compared_cells, differences
 from planetarium.dataset.splits import size_bin
 from planetarium.domains import get_domain
-from planetarium.equivalence import compare
+from planetarium.equivalence import Limits, compare
 from planetarium.grading import grade, load_ground_truth
+from planetarium.limits import Deadline
+
+
+def _limits():
+    """A comparison's own deadline: compare has no default limit."""
+    return Limits(Deadline.start(10.0))
+
 
 ROOT = Path(__file__).resolve().parents[1]
 FULL = ROOT / "data" / "full.yaml"
@@ -104,7 +111,7 @@ def test_every_published_row_is_our_row_with_that_id(sample, by_id):
         assert (ours["split_heldout"] == "test") == (published["splits"]["heldout"] == "test")
         domain, theirs = load_ground_truth(published["problem_pddl"])
         _, mine = load_ground_truth(ours["problem_pddl"])
-        if compare(theirs, mine, domain, is_placeholder=False).equivalent:
+        if compare(theirs, mine, domain, limits=_limits(), is_placeholder=False).equivalent:
             continue
         assert published["goal"] == "checkerboard", published["name"]
         rows, cols = _grid_shape(theirs)
@@ -177,7 +184,7 @@ def test_no_heldout_train_row_is_a_test_problem_up_to_renaming(full_rows, name):
         for pddl in _problems([r for r in rows if r["split_heldout"] == split]):
             problem = read_generated(pddl)
             same = [t for t in buckets.get(problem_invariant(problem, domain), ())
-                    if compare(t, problem, domain, is_placeholder=False).equivalent]
+                    if compare(t, problem, domain, limits=_limits(), is_placeholder=False).equivalent]
             assert bool(same) == expected, (split, pddl[:80])
             checked += 1
     assert checked > 10_000
@@ -215,4 +222,5 @@ def test_texts_repeat_only_for_one_problem(full_rows):
         assert all("equal_towers" in (r["init"], r["goal"]) for r in rows)
         domain, first = load_ground_truth(rows[0]["problem_pddl"])
         for other in rows[1:]:
-            assert compare(first, load_ground_truth(other["problem_pddl"])[1], domain).equivalent
+            assert compare(first, load_ground_truth(other["problem_pddl"])[1], domain,
+                           limits=_limits()).equivalent

@@ -15,11 +15,18 @@ from hypothesis import strategies as st
 from strategies import blocksworld_problems, gripper_problems
 
 from planetarium.domains import get_domain
-from planetarium.equivalence import compare
+from planetarium.equivalence import Limits, compare
+from planetarium.limits import Deadline
 from planetarium.pddl.problem import Problem
 from planetarium.strips.exact import reachable_goal_intersection
 from planetarium.testing import pairs
 from planetarium.testing.bruteforce import equivalent_by_definition
+
+
+def _limits():
+    """A comparison's own deadline: compare has no default limit."""
+    return Limits(Deadline.start(10.0))
+
 
 SETTINGS = settings(max_examples=500, deadline=None, derandomize=True,
                     suppress_health_check=list(HealthCheck))
@@ -58,7 +65,7 @@ def check_agreement(a: Problem, b: Problem) -> None:
     for placeholder in (False, True):
         expected = equivalent_by_definition(domain.definition, a, b, is_placeholder=placeholder,
                                             max_states=MAX_STATES)
-        got = compare(a, b, domain, is_placeholder=placeholder)
+        got = compare(a, b, domain, limits=_limits(), is_placeholder=placeholder)
         assert got.equivalent == expected, (placeholder, got.reason, a, b)
 
 
@@ -106,6 +113,6 @@ def test_metamorphic_variants_keep_the_verdict(strategy):
             variants.append(renamed(with_goal(p, closure), seed + 2))  # everything implied stated
         for variant in variants:
             for placeholder in (False, True):
-                assert compare(p, variant, domain, is_placeholder=placeholder).equivalent
-                assert compare(variant, p, domain, is_placeholder=placeholder).equivalent
+                assert compare(p, variant, domain, limits=_limits(), is_placeholder=placeholder).equivalent
+                assert compare(variant, p, domain, limits=_limits(), is_placeholder=placeholder).equivalent
     run()

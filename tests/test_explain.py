@@ -207,7 +207,7 @@ def test_json_row_and_round_trip():
 def test_a_certificate_that_does_not_fit_is_refused():
     domain, truth = load_ground_truth(GT)
     pred = read_problem(_tower("b1 b2 b3 b4", "(on b1 b2)"), domain.definition)
-    e = explain(truth, pred, domain).to_dict()
+    e = explain(truth, pred, domain, deadline=Deadline.start(30)).to_dict()
     e["init"]["extra"] = ["(on b4 b1)"]  # a fact the prediction does not have
     with pytest.raises(CertificateError):
         apply_explanation(domain, pred, e)

@@ -25,7 +25,7 @@ from planetarium.errors import MissingExtraError
 from planetarium.plugins import PluginNotFoundError, Registry
 
 REPO = Path(__file__).resolve().parents[1]
-TOYS = [REPO / "tests" / "toy_domain", REPO / "tests" / "toy_benchmark"]
+TOYS = [REPO / "examples" / "plugin"]  # the outside package of the toy domain and benchmark
 #: Each kind's registry module (its ``REGISTRY``, ``BUILTINS`` and ``ENTRY_POINT_GROUP``).
 KINDS = {
     "domain": "planetarium.domains.registry",
@@ -60,9 +60,9 @@ SWITCHES = SceneDrawer("switches", draw_switches)
 
 ENTRY_POINTS = """\
 [planetarium.domains]
-switches = toy_switches:DOMAIN
+switches = planetarium_example.switches:DOMAIN
 [planetarium.benchmarks]
-toy-arith = toy_arith:BENCHMARK
+toy-arith = planetarium_example.arith:BENCHMARK
 [planetarium.backends]
 ghost = toy_ghost_backend:BACKEND
 [planetarium.reward_schemes]
@@ -103,8 +103,10 @@ def test_plugins_command_lists_every_kind_with_its_source(tmp_path):
     for kind, module in KINDS.items():
         for name, reference in importlib.import_module(module).BUILTINS.items():
             assert by_kind_name[(kind, name)].endswith(f"built-in {reference}")
-    assert by_kind_name[("domain", "switches")].endswith("entry point toy_switches:DOMAIN of toy-plugins")
-    assert by_kind_name[("benchmark", "toy-arith")].endswith("entry point toy_arith:BENCHMARK of toy-plugins")
+    assert by_kind_name[("domain", "switches")].endswith(
+        "entry point planetarium_example.switches:DOMAIN of toy-plugins")
+    assert by_kind_name[("benchmark", "toy-arith")].endswith(
+        "entry point planetarium_example.arith:BENCHMARK of toy-plugins")
     assert by_kind_name[("reward scheme", "half")].endswith("entry point toy_extras:HALF of toy-plugins")
     assert by_kind_name[("scene drawer", "switches")].endswith(
         "entry point toy_extras:SWITCHES of toy-plugins")

@@ -1,11 +1,11 @@
 """Domains are plug-ins: a domain defined outside the package is graded without editing core files.
 
-The toy ``switches`` domain lives in tests/toy_domain/.  It is made known once at run time with
-``register_domain`` and once the way an installed package would be, through an entry point in
-the ``planetarium.domains`` group (a dist-info directory on ``sys.path``, no pip, no network).
-The conformance kit is exercised on it — against a hand-written closed form, since comparing the
-inherited enumeration with the kit's would compare a function with itself — and on the built-in
-floor-tile and rover domains.
+The toy ``switches`` domain lives in the outside package examples/plugin/.  It is made known
+once at run time with ``register_domain`` and once the way an installed package would be,
+through an entry point in the ``planetarium.domains`` group (a dist-info directory on
+``sys.path``, no pip, no network).  The conformance kit is exercised on it — against a
+hand-written closed form, since comparing the inherited enumeration with the kit's would compare
+a function with itself — and on the built-in floor-tile and rover domains.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from planetarium.pddl.problem import Problem
 from planetarium.testing.conformance import check_fully_specify, random_problems, small_problem
 from planetarium.testing.generators import problem_of, random_atoms
 
-TOY_DIR = Path(__file__).parent / "toy_domain"
+TOY_DIR = Path(__file__).resolve().parents[1] / "examples" / "plugin"  # its outside package
 
 GT = """(define (problem p) (:domain switches)
   (:objects s1 s2 - switch l1 l2 - lamp)
@@ -56,7 +56,7 @@ OTHER = """(define (problem q) (:domain switches)
 @pytest.fixture
 def toy_domain(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.syspath_prepend(str(TOY_DIR))
-    from toy_switches import DOMAIN
+    from planetarium_example.switches import DOMAIN
 
     register_domain(DOMAIN)
     yield DOMAIN
@@ -82,7 +82,7 @@ def test_entry_point_plugin_and_broken_plugin(tmp_path: Path) -> None:
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-switches\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text(
-        "[planetarium.domains]\nswitches = toy_switches:DOMAIN\n"
+        "[planetarium.domains]\nswitches = planetarium_example.switches:DOMAIN\n"
         "broken = toy_switches_missing:DOMAIN\n")
     script = textwrap.dedent(f"""
         import json

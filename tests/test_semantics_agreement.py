@@ -21,12 +21,19 @@ from hypothesis import strategies as st
 from strategies import blocksworld_problems, floortile_problems, gripper_problems, rover_problems
 
 from planetarium.domains import get_domain
-from planetarium.equivalence import compare
+from planetarium.equivalence import Limits, compare
 from planetarium.equivalence.closure import CLOSED_FORM, candidate_atoms, literal_closure
 from planetarium.errors import ResourceLimitError
+from planetarium.limits import Deadline
 from planetarium.pddl.problem import Problem
 from planetarium.testing.bruteforce import equivalent_by_definition
 from planetarium.testing.generators import dataset_problem, random_atoms
+
+
+def _limits():
+    """A comparison's own deadline: compare has no default limit."""
+    return Limits(Deadline.start(10.0))
+
 
 MAX_STATES = 20_000
 MODES = [(False, "paper"), (True, "paper"), (True, "reachable-goal-states")]
@@ -139,7 +146,7 @@ def check(a: Problem, b: Problem, anchors: frozenset[str], tally: Counter) -> No
                 expected = equivalent_by_definition(
                     domain.definition, a, b, is_placeholder=placeholder, max_states=MAX_STATES,
                     anchors=use_anchors, placeholder_semantics=semantics)
-                got = compare(a, b, domain, is_placeholder=placeholder,
+                got = compare(a, b, domain, limits=_limits(), is_placeholder=placeholder,
                               anchored_objects=use_anchors, placeholder_semantics=semantics)
             except ResourceLimitError:
                 tally["too large"] += 1
@@ -259,5 +266,5 @@ def test_paper_placeholder_referee_compares_fully_specified_goals_only():
     for semantics, verdict in (("paper", True), ("reachable-goal-states", False)):
         expected = equivalent_by_definition(domain.definition, a, b, is_placeholder=True,
                                             max_states=MAX_STATES, placeholder_semantics=semantics)
-        got = compare(a, b, domain, is_placeholder=True, placeholder_semantics=semantics)
+        got = compare(a, b, domain, limits=_limits(), is_placeholder=True, placeholder_semantics=semantics)
         assert expected is got.equivalent is verdict, (semantics, got.reason)

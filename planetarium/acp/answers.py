@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from ..errors import PlanetariumError
 
 if TYPE_CHECKING:
-    from lark import Token, Tree
+    from lark import Lark, Token, Tree
 
 Step = tuple[str, ...]  # (name, arg, ...) lower case: an action or an atom
 
@@ -71,7 +71,7 @@ class Parsed:
 
 
 @lru_cache(maxsize=1)
-def _parser():
+def _parser() -> Lark:
     from ..errors import require
 
     lark = require("lark", "acp")

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from ..cliutil import RESUME, SECONDS, refuse_overwriting_inputs
 from ..errors import PlanetariumError
+
+#: A command (a function or a click command) an option decorator returns as it was given.
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _fail(err: Exception | str) -> NoReturn:
@@ -30,7 +34,7 @@ def _need_lark() -> None:
 _TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
 
 
-def _budget_options(command):
+def _budget_options(command: F) -> F:
     """The per-question search budget and the process count, shared by the grading commands."""
     for option in reversed([
         click.option("--max-states", type=click.IntRange(1), default=200_000, show_default=True,

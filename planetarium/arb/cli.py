@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from ..cliutil import RESUME, SECONDS, refuse_overwriting_inputs
 from ..errors import PlanetariumError
+
+#: A command (a function or a click command) an option decorator returns as it was given.
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _fail(err: object) -> None:
@@ -17,7 +21,7 @@ def _fail(err: object) -> None:
     sys.exit(1)
 
 
-def _domains_option(command):
+def _domains_option(command: F) -> F:
     command = click.option("--instances", "instances_dir", type=click.Path(file_okay=False),
                            help="Folder of instances for records without their objects (the "
                                 "final release): <domain>/<instance_id>/instance.pddl, or ARB's "
@@ -35,7 +39,7 @@ def _check_folders(domains_dir: str | None, instances_dir: str | None) -> None:
     catalog_for(domains_dir, instances_dir)
 
 
-def _loop_options(command):
+def _loop_options(command: F) -> F:
     """The per-question limit, the process count and the bar, shared by the two commands."""
     for option in reversed([
         click.option("--timeout", "timeout_s", type=SECONDS, default=10.0, show_default=True,

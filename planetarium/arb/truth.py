@@ -24,6 +24,11 @@ from .reader import Item, ListReading, read_list
 from .records import ArbRecord
 from .simulate import State, Trace
 
+#: What an operation (``_Evaluator.op_*``) returns: the answer, the reason, the certificate.
+Outcome = tuple[Any, str, dict[str, Any]]
+#: Picks the meanings of an ambiguous step at a position of the sequence (the plan's step).
+Resolver = Callable[[int, frozenset], frozenset]
+
 NONE = "None"  # the answer "None" of a count that has no value (no inexecutable action)
 
 
@@ -92,7 +97,7 @@ class _Evaluator:
                          allow_unread=allow_unread)
 
     def _unique(self, items: tuple[Item, ...], what: str,
-                resolve: Callable[[int, frozenset], frozenset] | None = None) -> list:
+                resolve: Resolver | None = None) -> list:
         out = []
         for index, item in enumerate(items):
             if not item.meanings:
@@ -111,7 +116,7 @@ class _Evaluator:
     def _noun(what: str) -> str:
         return "action" if "action" in what else "fluent"
 
-    def _plan_resolver(self):
+    def _plan_resolver(self) -> Resolver | None:
         """An ambiguous step of the shown sequence is the plan's step at that position, when
         the record carries the plan and the plan's step is one of the readings."""
         plan = self.record.plan
@@ -164,7 +169,7 @@ class _Evaluator:
                         {"action": asp(step), "missing": sorted(asp((True, a)) for a in missing)})
         return self.instance.world.apply(step, state), step
 
-    def _next_resolver(self):
+    def _next_resolver(self) -> Resolver | None:
         plan, n = self.record.plan, self.record.plan_length
         if plan is None or n >= len(plan):
             return None
@@ -240,7 +245,7 @@ class _Evaluator:
         self.context["state"] = sorted(asp((True, a)) for a in state)
         return state, where
 
-    def op_holds(self):
+    def op_holds(self) -> Outcome:
         state, where = self._state_for_fluents()
         if where.get("no_failure"):
             raise _Stop("unsupported", "the question's premise is false: every action of the "
@@ -279,7 +284,7 @@ class _Evaluator:
             return False, f"{changed[0]} becomes true", {"fact": changed[0]}
         return True, "no property of the kind changes", {}
 
-    def op_state_is(self):
+    def op_state_is(self) -> Outcome:
         state, where = self._state_for_fluents()
         if where.get("no_failure"):
             raise _Stop("unsupported", "the question's premise is false: every action of the "
@@ -295,14 +300,14 @@ class _Evaluator:
             return False, f"{missing[0]} holds but is not listed", {**where, "fact": missing[0]}
         return True, "the listed properties are the state", where
 
-    def op_list_fluents(self):
+    def op_list_fluents(self) -> Outcome:
         state, where = self._state_for_fluents()
         if where.get("no_failure"):
             return frozenset(), "every action can be executed: None", {}
         fluents = self.q.fluents or FluentSet("pos_neg")
         return self.select(state, fluents, self.q.obj), "the state's properties", where
 
-    def op_list_actions(self):
+    def op_list_actions(self) -> Outcome:
         state, _, _ = self.question_state()
         self.context["state"] = sorted(asp((True, a)) for a in state)
         executable = set(self.instance.world.executable(state))
@@ -311,7 +316,7 @@ class _Evaluator:
         return (frozenset(set(self.instance.world.actions) - executable),
                 "the actions with a false precondition", {})
 
-    def op_count(self):
+    def op_count(self) -> Outcome:
         state, _, _ = self.question_state()
         self.context["state"] = sorted(asp((True, a)) for a in state)
         world = self.instance.world
@@ -328,12 +333,12 @@ class _Evaluator:
             return count == self.q.number, f"the number is {count}", {"count": count}
         return count, f"the number is {count}", {}
 
-    def op_count_steps(self):
+    def op_count_steps(self) -> Outcome:
         steps = self.sequence()
         count = len(steps)
         return count == self.q.number, f"the sequence has {count} actions", {"count": count}
 
-    def op_steps_before_failure(self):
+    def op_steps_before_failure(self) -> Outcome:
         steps = self.sequence()
         run = self.run_sequence(steps)
         if run.failure is None:
@@ -341,7 +346,7 @@ class _Evaluator:
         index = run.failure.index
         return index, f"step {index + 1} cannot be executed", self._failure(run, steps)
 
-    def op_first_failure(self):
+    def op_first_failure(self) -> Outcome:
         steps = self.sequence()
         run = self.run_sequence(steps)
         if run.failure is None:
@@ -350,7 +355,7 @@ class _Evaluator:
         return (frozenset({steps[index]}), f"step {index + 1} cannot be executed",
                 self._failure(run, steps))
 
-    def op_sequence_executable(self):
+    def op_sequence_executable(self) -> Outcome:
         steps = self.sequence()
         run = self.run_sequence(steps)
         if run.failure is None:
@@ -359,7 +364,7 @@ class _Evaluator:
         return False, f"step {index + 1}, {asp(steps[index])}, cannot be executed", \
             self._failure(run, steps)
 
-    def op_executable_at(self):
+    def op_executable_at(self) -> Outcome:
         steps = self.sequence()
         k = self.q.step or 0
         if not 1 <= k <= len(steps):
@@ -381,7 +386,7 @@ class _Evaluator:
                 "missing": sorted(asp((True, a)) for a in missing)}
         return True, f"{asp(action[0])} can be executed at step {k}", {"step": k}
 
-    def op_objects_of_type(self):
+    def op_objects_of_type(self) -> Outcome:
         type_of = self.instance.world.type_of
         return (frozenset(o for o, t in type_of.items()
                           if self.instance.domain.is_a(t, self.q.type_name or "")),
@@ -393,7 +398,7 @@ class _Evaluator:
         pieces, _ = segments(normalize(text))
         return [p.strip() for p in pieces if p.strip()]
 
-    def op_type_of(self):
+    def op_type_of(self) -> Outcome:
         type_of = self.instance.world.type_of
         named = self._objects(self.q.items or "")
         unknown = [o for o in named if o not in type_of]
@@ -401,16 +406,16 @@ class _Evaluator:
             raise _Stop("unsupported", f"{unknown[0]} is not an object of the instance")
         return frozenset(type_of[o] for o in named), "the objects' types", {}
 
-    def op_object_defined(self):
+    def op_object_defined(self) -> Outcome:
         known = self.q.obj in self.instance.world.type_of
         return known, f"{self.q.obj} is {'' if known else 'not '}an object of the instance", {}
 
-    def op_undefined_object(self):
+    def op_undefined_object(self) -> Outcome:
         missing = [o for o in self._objects(self.q.items or "")
                    if o not in self.instance.world.type_of]
         return frozenset(missing), "the objects not in the instance", {}
 
-    def op_fluent_defined(self):
+    def op_fluent_defined(self) -> Outcome:
         state, _, _ = self.question_state()
         reading = self._list("fluent", self.q.items or "", allow_unread=True)
         if len(reading.items) != 1 or not reading.items[0].meanings:
@@ -421,7 +426,7 @@ class _Evaluator:
         value = values.pop()
         return value, f"{self.q.items!r} {'holds' if value else 'does not hold'}", {}
 
-    def op_action_defined(self):
+    def op_action_defined(self) -> Outcome:
         reading = self._list("action", self.q.action or "", allow_unread=True)
         known = len(reading.items) == 1 and bool(reading.items[0].meanings)
         return known, f"{self.q.action!r} is {'' if known else 'not '}an action of the domain", {}
@@ -433,10 +438,10 @@ class _Evaluator:
         made_up = frozenset(_text_key(i.text) for i in reading.unread)
         return made_up, "the items that are not ARB's English for the domain", {}
 
-    def op_undefined_fluent(self):
+    def op_undefined_fluent(self) -> Outcome:
         return self._undefined("fluent", self.q.items or "")
 
-    def op_undefined_action(self):
+    def op_undefined_action(self) -> Outcome:
         return self._undefined("action", self.q.sequence or "")
 
 

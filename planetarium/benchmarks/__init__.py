@@ -14,7 +14,7 @@ nothing here loads a model, and importing it loads nothing heavy.
 
 from __future__ import annotations
 
-from .base import Benchmark, BenchmarkConfig, ConfigT, ItemResult, Messages, Row
+from .base import Benchmark, BenchmarkConfig, ConfigT, ItemResult, ItemsError, Messages, Row
 from .grader import ItemGrader, grade_items
 from .registry import (
     ENTRY_POINT_GROUP,
@@ -31,6 +31,7 @@ __all__ = [
     "ConfigT",
     "ItemGrader",
     "ItemResult",
+    "ItemsError",
     "Messages",
     "Row",
     "available_benchmarks",

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from ..config import at_least, between, setting
+from ..errors import PlanetariumError
 from ..grading import Status
 from ..limits import MAX_TIMEOUT_S, Clock, Deadline
 from .hooks import PresentationHooks
@@ -92,6 +93,17 @@ class ItemResult:
 ConfigT = TypeVar("ConfigT", bound=BenchmarkConfig)
 
 
+class ItemsError(PlanetariumError, TypeError):
+    """A benchmark's ``load_items`` broke its contract (:meth:`Benchmark.load_items`): the
+    benchmark's bug, reported in one line naming it."""
+
+
+def _shown(row: object) -> str:
+    """``row`` for a one-line message: its start only (a row may hold a whole problem)."""
+    text = repr(row)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 class Benchmark(PresentationHooks, ABC, Generic[ConfigT]):
     """One benchmark: subclass ``Benchmark[ItsConfig]``, set the class attributes, implement the
     four methods; override a presentation hook (:mod:`.hooks`) to show more than the defaults
@@ -114,7 +126,44 @@ class Benchmark(PresentationHooks, ABC, Generic[ConfigT]):
     @abstractmethod
     def load_items(self, config: ConfigT) -> list[Row]:
         """The selected items as JSON-ready rows, each with a unique ``id`` (a string, or an
-        integer: the loop, the completions and the results use ``str(id)``)."""
+        integer: the loop, the completions and the results use ``str(id)``).
+
+        The contract (the framework reads items only through :meth:`items`, which checks it):
+
+        - *select*: only the items of ``config.split`` (a ``None`` in it selects every item),
+          then at most ``config.limit`` of them (``None``: all), in a fixed order; any sampling
+          or shuffling is drawn from ``config.seed`` alone, so one config always selects the
+          same items (runs resume and compare by it);
+        - *refuse with* :class:`~planetarium.config.ConfigError` (``key`` naming the setting,
+          e.g. ``"benchmark.dataset"``) a config it cannot serve: a missing or unreadable
+          dataset, an unknown split.  Every command reports a ``PlanetariumError`` in one line.
+
+        :meth:`items` keeps the first ``config.limit`` rows whatever this returns, so applying
+        the limit here is only an economy (not reading a whole hub dataset)."""
+
+    def items(self, config: ConfigT) -> list[Row]:
+        """:meth:`load_items`, checked: the framework's one way to get a benchmark's items (not
+        to be overridden).
+
+        The rows are cut to ``config.limit``; rows that are not mappings, ids that are missing,
+        not a string or an integer, or repeated (completions and results are keyed by
+        ``str(id)``) raise :class:`ItemsError` naming the benchmark."""
+        rows = self.load_items(config)
+        if not isinstance(rows, list):
+            raise ItemsError(f"{self.name}: load_items must return a list of rows, "
+                             f"got {type(rows).__name__}")
+        if config.limit is not None:
+            rows = rows[:config.limit]
+        seen: set[str] = set()
+        for row in rows:
+            item_id = row.get("id") if isinstance(row, dict) else None
+            if isinstance(item_id, bool) or not isinstance(item_id, (str, int)):
+                raise ItemsError(f"{self.name}: every item must be a dict with an 'id' (a string "
+                                 f"or an integer), got {_shown(row)}")
+            if str(item_id) in seen:
+                raise ItemsError(f"{self.name}: item id {str(item_id)!r} is not unique")
+            seen.add(str(item_id))
+        return rows
 
     @abstractmethod
     def messages(self, config: ConfigT, item: Row) -> Messages:

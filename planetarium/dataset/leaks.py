@@ -22,8 +22,9 @@ from collections.abc import Iterable
 from functools import cache
 
 from ..domains.base import Domain
-from ..equivalence import compare
+from ..equivalence import Limits, compare
 from ..graph import GOAL, INIT
+from ..limits import Deadline
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 
@@ -85,6 +86,12 @@ def problem_invariant(problem: Problem, domain: Domain) -> int | None:
     return total & _MASK
 
 
+#: The limit of one comparison of a generated problem with a held-out one (each comparison is
+#: an item of its own: the generator is its entry point).  Running out raises
+#: :class:`~planetarium.errors.ResourceLimitError`: a leak is never assumed away.
+COMPARE_TIMEOUT_S = 10.0
+
+
 class LeakFinder:
     """The held-out problems of one domain, bucketed by invariant; :meth:`is_test_problem`
     answers for any other problem of the domain."""
@@ -103,5 +110,6 @@ class LeakFinder:
     def is_test_problem(self, problem: Problem, invariant: int | None) -> bool:
         """Whether ``problem`` (with its :func:`problem_invariant`) is a held-out problem up to
         renaming objects."""
-        return any(compare(test, problem, self.domain, is_placeholder=False).equivalent
+        return any(compare(test, problem, self.domain, is_placeholder=False,
+                           limits=Limits(Deadline.start(COMPARE_TIMEOUT_S))).equivalent
                    for test in (() if invariant is None else self._by_invariant.get(invariant, ())))

@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from itertools import pairwise
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from ..errors import MissingExtraError, PlanetariumError
@@ -129,7 +130,7 @@ def write_jsonl(rows: list[dict], path: Path) -> None:
         out.writelines(row_json(row) + "\n" for row in rows)
 
 
-def arrow_modules():
+def arrow_modules() -> tuple[ModuleType, ModuleType]:
     """pyarrow's modules, or the one-line error that names the extra providing them."""
     try:
         import pyarrow as pa

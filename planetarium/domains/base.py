@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from ..limits import Deadline
+from ..limits import Deadline, required
 from ..pddl.domain import Atom, DomainDef, parse_domain
 from ..pddl.problem import Problem
 
@@ -82,14 +82,16 @@ class Domain:
     def solve(self, problem: Problem, deadline: Deadline | None = None) -> Plan | None:
         """A plan for ``problem``, or ``None`` if it has none.
 
-        Raises :class:`~planetarium.errors.ResourceLimitError` past ``deadline`` (the item's
-        one :class:`~planetarium.limits.Deadline`, also in force through
-        :func:`~planetarium.limits.check_deadline` while the planner runs; ``None``: only the
-        deadline in force).  Domains without a planner of their own use the generic search.
+        Raises :class:`~planetarium.errors.ResourceLimitError` past ``deadline``: the item's one
+        :class:`~planetarium.limits.Deadline`, the very one in force through
+        :func:`~planetarium.limits.check_deadline` while the planner runs (plug-in API:
+        ``check_solvable`` always passes it; ``None`` means the deadline in force, and with
+        neither :class:`~planetarium.limits.MissingDeadlineError`).  Domains without a planner
+        of their own use the generic search.
         """
         from ..strips.generic import generic_solve
 
-        return generic_solve(self.definition, problem, deadline)
+        return generic_solve(self.definition, problem, required("Domain.solve", deadline))
 
     def dataset_tasks(self) -> Sequence[Any]:
         """Dataset task layouts this domain contributes (none by default)."""

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Sequence
 from importlib.resources import files
 from types import ModuleType
+from typing import Any
 
-from ..limits import Deadline
+from ..limits import Deadline, required
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from .base import Domain, Plan
@@ -38,9 +40,9 @@ class BuiltinDomain(Domain):
         return signature(problem) if signature else None
 
     def solve(self, problem: Problem, deadline: Deadline | None = None) -> Plan | None:
-        return self._module("planner").solve(self, problem, deadline)
+        return self._module("planner").solve(self, problem, required("Domain.solve", deadline))
 
-    def dataset_tasks(self):
+    def dataset_tasks(self) -> Sequence[Any]:
         """The package's ``tasks.TASKS``; none when the package has no ``tasks`` module.  An
         import failing *inside* that module is an error, not "no tasks" (the domain would
         silently vanish from the dataset)."""

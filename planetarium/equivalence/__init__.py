@@ -39,7 +39,7 @@ from ..graph import (
     isomorphic,
     problem_graph,
 )
-from ..limits import Deadline, deadline_for
+from ..limits import Deadline, required
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from .closure import Closure, literal_closure
@@ -62,25 +62,21 @@ REACHABLE_GOAL_STATES = PlaceholderSemantics.REACHABLE_GOAL_STATES
 T = TypeVar("T")
 
 
-#: The time limit of a comparison given no deadline.
-DEFAULT_TIMEOUT_S = 10.0
-
-
 @dataclass(frozen=True)
 class Limits:
     """Resource limits for one equivalence check; running out raises ResourceLimitError.
 
-    ``deadline``: the item's :class:`~planetarium.limits.Deadline` (``None``:
-    :data:`DEFAULT_TIMEOUT_S` from the start of the check, or the deadline in force if it ends
-    first).
+    ``deadline``: the item's :class:`~planetarium.limits.Deadline` (``None``: the deadline in
+    force; with neither the check raises :class:`~planetarium.limits.MissingDeadlineError` —
+    there is no default limit).
     """
 
     deadline: Deadline | None = None
     max_isomorphism_steps: int | None = 5_000_000
 
     def budget(self) -> SearchBudget:
-        deadline = deadline_for(DEFAULT_TIMEOUT_S) if self.deadline is None else self.deadline
-        return SearchBudget(self.max_isomorphism_steps, deadline)
+        return SearchBudget(self.max_isomorphism_steps,
+                            required("an equivalence check", self.deadline))
 
 
 @dataclass(frozen=True)
@@ -132,6 +128,7 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
     depends on ``a`` alone (its graphs, its fully specified goal) is computed once and kept there
     (graphs are never modified once built: searches work on copies).
     """
+    budget = limits.budget()  # first: a missing deadline is an error whatever the problems
     memo = {} if truth_memo is None else truth_memo
     placeholder_semantics = PlaceholderSemantics(placeholder_semantics)
     anchors = frozenset(anchored_objects)
@@ -141,7 +138,6 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
             return Verdict(False, missing)
     if _identical(a, b):
         return Verdict(True, "the same problem up to renaming objects")
-    budget = limits.budget()
     budget.check()  # an earlier stage may have used up the time
     # Easy cases first (Algorithm 1, lines 4-6): cheap invariants, then the initial scenes.
     if sorted(a.object_types) != sorted(b.object_types):

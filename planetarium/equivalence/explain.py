@@ -55,7 +55,7 @@ import rustworkx as rx
 from ..domains.base import Domain
 from ..errors import ResourceLimitError, UnsupportedFeatureError
 from ..graph import GOAL, GOAL_FALSE, INIT, SearchBudget, build_graph, isomorphic
-from ..limits import Deadline, check_deadline, deadline_for
+from ..limits import Deadline, check_deadline, deadline_for, required
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from ..pddl.writer import atom_to_pddl
@@ -332,9 +332,11 @@ def explain(a: Problem, b: Problem, domain: Domain, *, kind: str = NOT_EQUIVALEN
 
     ``kind``: the verdict being explained; ``strict``: placeholder mode with the
     reachable-goal-states semantics; ``unsolvable``: the reason :func:`unsolvable_reason` found.
-    Past ``deadline`` (the item's) or the time limit in force the explanation stops
-    with ``complete=False`` and what it has.
+    Past ``deadline`` (the item's; ``None``: the one in force, and with neither
+    :class:`~planetarium.limits.MissingDeadlineError`) the explanation stops with
+    ``complete=False`` and what it has.
     """
+    deadline = required("an explanation", deadline)
     anchors = frozenset(anchored_objects)
     mode = (STRICT_PLACEHOLDER if strict else PLACEHOLDER) if is_placeholder else IDENTITY
     builder = _Builder(a, b, domain, anchors, deadline, mode)

@@ -108,8 +108,10 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
     """Grade ``pred`` against ``gt`` like :func:`grade` (``equivalence_first``: like
     :func:`grade_correct`), but let internal bugs raise (tests).
 
-    ``deadline`` (default: ``options.timeout_s`` from now, or the deadline in force if it ends
-    first) is passed to every stage and is also in force for the plug-in hooks that take none
+    An entry point (rule 1 of :mod:`planetarium.limits`): ``deadline`` is the item's, made by
+    the caller's entry point; without one, this call is the entry point and makes it from the
+    stated ``options.timeout_s`` (or takes the deadline in force, if that ends first).  It is
+    installed for every stage and is also in force for the plug-in hooks that take none
     (``fully_specify``): they see it through :func:`planetarium.limits.check_deadline`.
     """
     deadline = deadline_for(options.timeout_s) if deadline is None else deadline

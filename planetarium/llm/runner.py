@@ -150,7 +150,7 @@ def run_eval(config: EvalConfig, run_dir: str | Path | None = None) -> dict[str,
     check_inputs(config.model)  # before any directory is written or model built
     run_dir = Path(run_dir) if run_dir is not None else default_run_dir(config)
     benchmark = get_benchmark(config.benchmark.name)
-    rows = benchmark.load_items(config.benchmark)
+    rows = benchmark.items(config.benchmark)
     if not rows:
         raise ConfigError(f"no {benchmark.name} items in {config.benchmark.dataset} for split "
                           f"{list(config.benchmark.split)}", key="benchmark")

@@ -7,10 +7,11 @@ add and delete effects.  Anything else in a domain is refused with
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from types import MappingProxyType
+from typing import Any
 
 from ..errors import PDDLSyntaxError, UnsupportedFeatureError
 from .sexpr import SList, read_sexprs
@@ -43,7 +44,7 @@ class DomainDef:
     actions: Mapping[str, Action]
     static_predicates: frozenset[str] = field(default=frozenset())
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., DomainDef], tuple[Any, ...]]:
         """Pickle the read-only tables as plain dicts (process pools send parsed domains to
         their workers) and rebuild them read-only."""
         return (_domain_from_tables, (self.name, self.requirements, dict(self.types),

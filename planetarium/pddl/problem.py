@@ -95,7 +95,7 @@ def _line(expr: object) -> int | None:
     return getattr(expr, "line", None)
 
 
-def _as_lists(expr):
+def _as_lists(expr: object) -> object:
     """``expr`` with tuples made lists: what ``str()`` of the exact reader's lists shows."""
     return [_as_lists(x) for x in expr] if isinstance(expr, _LIST) else expr
 

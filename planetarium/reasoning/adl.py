@@ -201,7 +201,7 @@ class _DomainCompiler:
                 out.append(node)
         return out
 
-    def _effect(self, effect):
+    def _effect(self, effect: SList) -> SList:
         if _unit_cost(effect):
             return _slist(["and"], effect.line)
         if _head(effect) == "and":

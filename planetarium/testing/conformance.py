@@ -34,6 +34,7 @@ from typing import Generic, TypeVar
 from ..domains.base import Domain
 from ..equivalence.closure import CLOSED_FORM, Closure, candidate_atoms
 from ..errors import ResourceLimitError, UnsupportedFeatureError
+from ..limits import Deadline
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem, read_problem
 from ..pddl.writer import problem_to_pddl
@@ -148,12 +149,14 @@ def check_literal_closure(domain: Domain, problems: Iterable[Problem], *,
 
 
 def check_equivalence(domain: Domain, pairs: Iterable[tuple[Problem, Problem]], *,
-                      anchors: Iterable[str] = (), max_states: int = 20_000) -> Report[str]:
+                      anchors: Iterable[str] = (), max_states: int = 20_000,
+                      timeout_s: float = 10.0) -> Report[str]:
     """Pairs on which :func:`~planetarium.equivalence.compare` and the brute-force referee
     disagree, in identity, paper-placeholder and strict-placeholder mode, without and with
-    ``anchors``.  Each (pair, mode, anchors) comparison counts once; those too large for either
-    side, or in a mode the pair's goals do not support, are skipped."""
-    from ..equivalence import compare
+    ``anchors``.  Each (pair, mode, anchors) comparison counts once and gets its own deadline of
+    ``timeout_s``; those too large for either side (or past that deadline), or in a mode the
+    pair's goals do not support, are skipped."""
+    from ..equivalence import Limits, compare
     from .bruteforce import equivalent_by_definition
 
     modes = [(False, "paper"), (True, "paper"), (True, "reachable-goal-states")]
@@ -168,6 +171,7 @@ def check_equivalence(domain: Domain, pairs: Iterable[tuple[Problem, Problem]], 
                         max_states=max_states, anchors=anchored,
                         placeholder_semantics=semantics)
                     got = compare(a, b, domain, is_placeholder=placeholder,
+                                  limits=Limits(Deadline.start(timeout_s)),
                                   anchored_objects=anchored, placeholder_semantics=semantics)
                 except (ResourceLimitError, UnsupportedFeatureError):
                     skipped += 1

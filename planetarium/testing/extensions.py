@@ -34,6 +34,9 @@ def _items(benchmark: Benchmark, config: BenchmarkConfig, problems: list[str]) -
     ids = [item.get("id") for item in items]
     if not items:
         problems.append("load_items returned no items for this config")
+    if config.limit is not None and len(items) > config.limit:
+        problems.append(f"load_items returned {len(items)} items for limit {config.limit} "
+                        "(Benchmark.items cuts them; apply the limit to read less)")
     if any(isinstance(i, bool) or not isinstance(i, (str, int)) for i in ids):
         problems.append("every item needs an 'id', a string or an integer")
     if len({str(i) for i in ids}) != len(ids):

@@ -1,4 +1,4 @@
-;; A toy plug-in domain for the plug-in tests: switches light the lamps they are wired to.
+;; A plug-in domain (the example package, examples/plugin): switches light the lamps they are wired to.
 (define (domain switches)
   (:requirements :strips :typing)
   (:types switch lamp)

@@ -1,4 +1,6 @@
-"""A third-party domain as a plug-in author would write it: one module, one object.
+"""A third-party domain as a plug-in author would write it: one module, one object,
+registered by the entry point ``switches = planetarium_example.switches:DOMAIN`` in the
+``planetarium.domains`` group.
 
 It defines no fully_specify or planner of its own, so Planetarium grades it with the bounded
 brute force and generic search inherited from :class:`planetarium.domains.Domain`.

@@ -1,0 +1,67 @@
+"""The deadline rule of planetarium.limits: entry points make the item's deadline, code below
+them takes the one in force, and code that needs one and finds none raises
+MissingDeadlineError — there is no silent default limit."""
+
+from __future__ import annotations
+
+import pytest
+
+from planetarium.domains import get_domain
+from planetarium.equivalence import Limits, compare
+from planetarium.grading import Status, grade
+from planetarium.limits import Deadline, MissingDeadlineError, check_deadline, required
+from planetarium.pddl import read_problem
+from planetarium.planning import SolveStatus, check_solvable
+
+TOWER = """(define (problem tower) (:domain blocksworld)
+  (:objects a b)
+  (:init (arm-empty) (on-table a) (on-table b) (clear a) (clear b))
+  (:goal (and (on a b))))"""
+
+
+def _problem():
+    domain = get_domain("blocksworld")
+    return domain, read_problem(TOWER, domain.definition)
+
+
+def test_required_without_a_deadline_is_a_programming_error():
+    with pytest.raises(MissingDeadlineError, match="no default time limit"):
+        required("a search")
+    check_deadline("code outside any item")  # only checking: passes without a deadline
+
+
+def test_required_returns_the_given_deadline_else_the_one_in_force():
+    given, in_force = Deadline.start(5.0), Deadline.start(60.0)
+    assert required("x", given) is given
+    with in_force.applied() as applied:
+        assert required("x") is applied
+
+
+@pytest.mark.parametrize("call", [
+    lambda d, p: check_solvable(d, p),
+    lambda d, p: d.solve(p),
+    lambda d, p: compare(p, p, d),
+], ids=["check_solvable", "Domain.solve", "compare"])
+def test_below_the_entry_points_a_missing_deadline_raises(call):
+    domain, problem = _problem()
+    with pytest.raises(MissingDeadlineError):
+        call(domain, problem)
+
+
+def test_below_the_entry_points_the_deadline_in_force_is_the_channel():
+    domain, problem = _problem()
+    with Deadline.start(60.0).applied():
+        assert check_solvable(domain, problem).status is SolveStatus.SOLVABLE
+        assert compare(problem, problem, domain).equivalent
+    with Deadline.start(1e-9).applied():  # already over: the one in force is obeyed
+        assert check_solvable(domain, problem).status is SolveStatus.TIMEOUT
+
+
+def test_an_explicit_deadline_still_counts_outside_any_item():
+    domain, problem = _problem()
+    assert compare(problem, problem, domain, limits=Limits(Deadline.start(60.0))).equivalent
+
+
+def test_grade_is_an_entry_point_with_a_stated_limit():
+    result = grade(TOWER, TOWER, timeout_s=30.0)
+    assert result.correct and result.status is Status.DECIDED
