@@ -117,10 +117,6 @@ class ArbDomain:
             for args in self._groundings(schema.signature, type_of):
                 yield name, args
 
-    def is_fluent(self, atom: Atom, type_of: Mapping[str, str]) -> bool:
-        return any(s.admits(tuple(atom[1:]), type_of, self.is_a)
-                   for s in self.fluents.get(atom[0], ()))
-
     def is_action(self, name: str, args: tuple[str, ...], type_of: Mapping[str, str]) -> bool:
         schema = self.actions.get(name)
         return schema is not None and schema.signature.admits(args, type_of, self.is_a)

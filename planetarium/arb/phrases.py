@@ -456,10 +456,6 @@ class PhraseBook:
                 and self.usable(p, args)]
 
 
-def known_domains() -> tuple[str, ...]:
-    return tuple(sorted(_FLUENTS))
-
-
 def make_phrase_book(domain: str, version: str, fluents: dict[str, Entry],
                      actions: dict[str, Entry]) -> PhraseBook:
     """A phrase book from tables in this module's notation (a domain of one's own)."""
@@ -476,7 +472,7 @@ def make_phrase_book(domain: str, version: str, fluents: dict[str, Entry],
 
 @functools.cache
 def phrase_book(domain: str, version: str = "final") -> PhraseBook:
-    """The wordings of ``domain`` (one of :func:`known_domains`, else ``KeyError``) under
+    """The wordings of ``domain`` (one of the built-in tables' domains, else ``KeyError``) under
     generator ``version``."""
     if version not in VERSIONS:
         raise ValueError(f"unknown ARB generator version {version!r}")

@@ -94,10 +94,6 @@ class Renderer:
         steps[index] = self.rng.choice(bad)
         return steps, index
 
-    def renderable(self, literal: tuple) -> bool:
-        positive, atom = literal
-        return bool(self.book.wordings("fluent", atom[0], positive, tuple(atom[1:])))
-
     # -- records --------------------------------------------------------------------------
     def record(self, category: str, name: str, question: str, answer: Any, n: int, *,
                fluent_type: str | None = None, sign: str = "pos_neg") -> dict[str, Any]:

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import rustworkx as rx
 
@@ -243,9 +243,3 @@ def _with_goal(p: Problem, anchors: frozenset[str], positive: Iterable[Atom],
     """The problem graph: the initial scene plus the goal's true and (if any) false facts."""
     return _graph(p, anchors, (INIT, p.init), (GOAL, positive), (GOAL_FALSE, negative))
 
-
-def equivalent(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = False,
-               limits: Limits = Limits(), **options: Any) -> bool:
-    """True if ``a`` and ``b`` are equivalent planning problems of ``domain``."""
-    return compare(a, b, domain, is_placeholder=is_placeholder, limits=limits,
-                   **options).equivalent

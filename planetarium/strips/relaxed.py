@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Iterable
 from ..errors import ResourceLimitError
 from ..limits import Deadline
 from ..pddl.domain import Atom
-from .search import GroundInstance, GroundTask, search
+from .search import GroundInstance, GroundTask
 
 
 def relaxed_closure(instances: Iterable[GroundInstance], state: Iterable[Atom],
@@ -42,12 +42,6 @@ def relaxed_closure(instances: Iterable[GroundInstance], state: Iterable[Atom],
                 rest.append(inst)
         pending = rest
     return reached
-
-
-def plan_exists(task: GroundTask, max_states: int,
-                deadline: Deadline | None = None) -> list | None:
-    """A plan for ``task`` or ``None`` when every reachable state was seen without the goal."""
-    return search(task, deadline, max_states)
 
 
 def _check(deadline: Deadline | None, what: str) -> None:
