@@ -20,7 +20,7 @@ import os
 import stat
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, NamedTuple, Protocol, TypeVar
+from typing import Any, BinaryIO, NamedTuple, Protocol, TypeVar
 
 from .errors import PlanetariumError
 from .jsonl import JsonLineError, decode, numbered_lines
@@ -30,7 +30,7 @@ class OutputBusyError(PlanetariumError, RuntimeError):
     """Another command holds the lock on the results file."""
 
 
-def open_output(path: str | Path, resume: bool, writer: str) -> IO[bytes]:
+def open_output(path: str | Path, resume: bool, writer: str) -> BinaryIO:
     """``path`` opened for appending and locked (``flock``, exclusive): emptied first unless
     ``resume`` (a device such as ``/dev/null`` is never truncated).
 

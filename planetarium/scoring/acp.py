@@ -3,6 +3,8 @@ question (:func:`planetarium.acp.score.answer_row`), a table per kind and task."
 
 from __future__ import annotations
 
+from typing import Literal
+
 import click
 
 from ..acp.cli import TASKS, budget_options, fail, need_lark
@@ -34,8 +36,10 @@ from .run import ANSWERED_ONLY, Grading, ScoreFile, answered_only_line, score_to
 @click.option("--progress/--no-progress", default=True, show_default=True)
 @RESUME
 @budget_options
-def score_command(data: str, responses_path: str, out_path: str, semantics: str,
-                  just_rule: str, tasks: tuple[str, ...], kinds: tuple[str, ...],
+def score_command(data: str, responses_path: str, out_path: str,
+                  semantics: Literal["paper", "published"],
+                  just_rule: Literal["subsequence", "one-or-two-consecutive"],
+                  tasks: tuple[str, ...], kinds: tuple[str, ...],
                   limit: int | None, answered_only: bool, progress: bool, resume: bool,
                   max_states: int, seconds: float, workers: int) -> None:
     """Grade RESPONSES against the questions in DATA (a file or a folder of them).

@@ -19,7 +19,7 @@ from typing import Any, Generic
 
 import click
 
-from ..benchmarks import ItemResult, Row, grade_items
+from ..benchmarks import ItemGrader, ItemResult, Row
 from ..benchmarks.base import Benchmark, ConfigT
 from ..resume import has_keys, kept_rows, open_output
 
@@ -62,10 +62,11 @@ class Grading(Generic[ConfigT]):
     progress: bool = False
 
 
-def score_to_file(grading: Grading[ConfigT], items: Sequence[Row], answers: Mapping[str, str],
+def score_to_file(grading: Grading[ConfigT], items: Sequence[Row], answers: Mapping[str, Any],
                   form: ScoreFile, out: str, *, resume: bool = False) -> list[dict[str, Any]]:
     """Every row of ``out`` once each of ``items`` has one, in order: those a killed run left
-    (``resume``), then one per remaining item (``answers``: item id -> response).
+    (``resume``), then one per remaining item (``answers``: item id -> response, as the
+    responses file holds it).
 
     Raises :class:`planetarium.resume.OutputBusyError` when another command writes ``out``,
     ``ValueError`` (saying "cannot resume") when its rows are not the first items', ``OSError``
@@ -81,15 +82,15 @@ def score_to_file(grading: Grading[ConfigT], items: Sequence[Row], answers: Mapp
     return rows
 
 
-def _rows(grading: Grading[ConfigT], items: Sequence[Row], answers: Mapping[str, str],
+def _rows(grading: Grading[ConfigT], items: Sequence[Row], answers: Mapping[str, Any],
           form: ScoreFile) -> Iterator[dict[str, Any]]:
     """One row per item, in order: the answered ones graded on the loop (results come back in
     input order, so each answered item takes the next result)."""
     answered = [item for item in items if str(item["id"]) in answers]
-    results = grade_items(grading.benchmark, grading.config, answered,
-                          [answers[str(item["id"])] for item in answered],
-                          workers=grading.workers, progress=grading.progress)
-    with closing(results):
+    with ItemGrader(grading.benchmark, grading.config, workers=grading.workers) as grader:
+        results = grader.grade_many(answered, [answers[str(item["id"])] for item in answered],
+                                    total=len(answered), progress=grading.progress,
+                                    label=form.writer, unit="question")
         for item in items:
             yield (form.graded(item, next(results)) if str(item["id"]) in answers
                    else form.unanswered(item))
