@@ -4,12 +4,16 @@ group from :mod:`planetarium.scoring.acp`, above the benchmarks it grades throug
 from __future__ import annotations
 
 import json
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from ..cliutil import SECONDS, refuse_overwriting_inputs
 from ..errors import PlanetariumError
+
+#: A click command function, before and after an option decorator.
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 
 def fail(err: Exception | str) -> NoReturn:
@@ -30,7 +34,7 @@ def need_lark() -> None:
 TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
 
 
-def budget_options(command):
+def budget_options(command: Command) -> Command:
     """The per-question search budget and the process count, shared by the grading commands."""
     for option in reversed([
         click.option("--max-states", type=click.IntRange(1), default=200_000, show_default=True,

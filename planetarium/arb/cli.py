@@ -5,12 +5,16 @@ through)."""
 from __future__ import annotations
 
 import json
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from ..cliutil import SECONDS, refuse_overwriting_inputs
 from ..errors import PlanetariumError
+
+#: A click command function, before and after an option decorator.
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 
 def fail(err: object) -> NoReturn:
@@ -18,7 +22,7 @@ def fail(err: object) -> NoReturn:
     raise click.ClickException(str(err))
 
 
-def domains_option(command):
+def domains_option(command: Command) -> Command:
     command = click.option("--instances", "instances_dir", type=click.Path(file_okay=False),
                            help="Folder of instances for records without their objects (the "
                                 "final release): <domain>/<instance_id>/instance.pddl, or ARB's "
@@ -36,7 +40,7 @@ def check_folders(domains_dir: str | None, instances_dir: str | None) -> None:
     catalog_for(domains_dir, instances_dir)
 
 
-def loop_options(command):
+def loop_options(command: Command) -> Command:
     """The per-question limit, the process count and the bar, shared by the two commands."""
     for option in reversed([
         click.option("--timeout", "timeout_s", type=SECONDS, default=10.0, show_default=True,
