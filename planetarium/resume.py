@@ -5,11 +5,12 @@ way: one whole JSON row per line, in the order of their items, flushed as each i
 a file they hold an exclusive lock on (:func:`open_output`), so a second command writing the
 same file is refused before it can empty or interleave the first one's rows.  A kill can then
 leave at worst a torn last line.  Resuming is reading the whole rows and cutting the torn one
-off (:func:`done_rows`), checking that row k answers item k, and running only the items after
-them: :func:`kept_rows` where the items are known up front (a selection of questions, a run's
-answers), :func:`skip_done` where they stream in (a batch read line by line, each row checked
-against its line's digest too).  An output that fails the check is refused in one line naming
-the first row that differs, and left as it was.
+off (:func:`done_rows`; ``eval run`` reads its completions back the same way), checking that
+row k answers item k, and running only the items after them: :func:`kept_rows` where the items
+are known up front (a selection of questions, a run's answers), :func:`skip_done` where they
+stream in (a batch read line by line, each row checked against its line's digest too).  An
+output that fails the check is refused in one line naming the first row that differs, and left
+as it was.
 """
 
 from __future__ import annotations

@@ -103,13 +103,17 @@ class CompletionLog:
         self.records = self._recover()
 
     def _recover(self) -> list[dict[str, Any]]:
-        """Drop a torn last line left by a killed writer, then read the finished ones."""
-        data = self.path.read_bytes()
-        end = data.rfind(b"\n") + 1
-        if end < len(data):
-            os.ftruncate(self._fd, end)
-            os.fsync(self._fd)
-        return _decode_lines(data[:end], self.path, ("id",))
+        """The finished lines, a torn last line left by a killed writer cut off: what
+        ``eval run`` resumes from, read like every resumed output
+        (:func:`planetarium.resume.done_rows`)."""
+        from ..resume import done_rows, has_keys
+
+        try:
+            records = [row for _, row in done_rows(self.path, has_keys("id"))]
+        except ValueError as err:  # a bad complete line is damage we must not paper over
+            raise RunDirError(f"{self.path} is damaged: {err}") from err
+        os.fsync(self._fd)
+        return records
 
     def finished_ids(self) -> set[str]:
         return {record["id"] for record in self.records}
