@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import stat
 import sys
 from collections import deque
 from collections.abc import Iterable
@@ -64,8 +63,11 @@ class LazyGroup(click.Group):
     }
 
     #: Commands from a layer above a group's own, added when the group loads: ``eval view``
-    #: reads what the llm layer writes, so the llm layer cannot import it.
-    extra = {"eval": ("planetarium.viewer.cli", "view_command")}
+    #: reads what the llm layer writes, so the llm layer cannot import it; ``acp score`` and
+    #: ``arb score`` grade through the benchmarks, which sit above the acp and arb packages.
+    extra = {"eval": ("planetarium.viewer.cli", "view_command"),
+             "acp": ("planetarium.scoring.acp", "score_command"),
+             "arb": ("planetarium.scoring.arb", "score_command")}
 
     def invoke(self, ctx: click.Context) -> Any:
         """A missing optional extra (with its ``pip install``) and a file the system refused are
@@ -151,30 +153,20 @@ def _refuse_same_file(source: str, out: str | None) -> None:
 
 
 def _open_output(out: str, resume: bool) -> tuple[BinaryIO, PartialOutput]:
-    """The locked results file and, with ``resume``, the rows it already holds.
-
-    The file is opened without truncating and locked first, so a second batch writing the same
-    file is refused before it can empty the first one's rows.
-    """
-    import fcntl  # POSIX only, like the rest of the batch machinery
-
+    """The locked results file (:func:`planetarium.resume.open_output`: a second batch writing
+    it is refused before it can empty the first one's rows) and, with ``resume``, the rows it
+    already holds."""
     from .batch import PartialOutput, resume_output
+    from .resume import OutputBusyError, open_output
 
     try:
-        sink = open(out, "ab")  # noqa: SIM115 (returned to the caller, who closes it)
+        sink = open_output(out, resume, "batch")
+    except OutputBusyError as err:
+        raise click.ClickException(str(err)) from err
     except OSError as err:
         raise click.ClickException(f"cannot write {out}: {err.strerror or err}") from err
     try:
-        fcntl.flock(sink, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as err:
-        sink.close()
-        raise click.ClickException(f"cannot write {out}: another batch is writing it") from err
-    try:
-        if resume:
-            return sink, resume_output(out)
-        if stat.S_ISREG(os.fstat(sink.fileno()).st_mode):  # not /dev/null, /dev/full, a pipe
-            sink.truncate(0)
-        return sink, PartialOutput()
+        return sink, resume_output(out) if resume else PartialOutput()
     except ValueError as err:
         sink.close()
         raise click.ClickException(f"cannot resume: {err}") from err

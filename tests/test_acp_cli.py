@@ -124,16 +124,28 @@ def test_acp_modules_are_light():
     assert out.stdout.split() == []
 
 
-def test_process_pool_gives_the_same_rows():
+def test_process_pool_gives_the_same_rows(tmp_path):
     from planetarium.acp.gold import render_gold
-    from planetarium.acp.score import grade_all
 
     items = [i for i in load_items(FIXTURES / "reach") if i.kind == "gen"]
-    responses = {(i.kind, i.task, i.id): render_gold(i) for i in items[1:]}
-    strip = [{k: v for k, v in r.items() if k != "seconds"} for r in grade_all(items, responses)]
-    pooled = [{k: v for k, v in r.items() if k != "seconds"}
-              for r in grade_all(items, responses, workers=2)]
-    assert pooled == strip and outcome(strip[0]) == "missing"
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text("".join(json.dumps({"id": i.id, "task": i.task, "kind": i.kind,
+                                             "response": render_gold(i)}) + "\n"
+                                 for i in items[1:]))
+
+    def rows(workers: int) -> list[dict]:
+        out = tmp_path / f"scores{workers}.jsonl"
+        result = CliRunner().invoke(main, ["acp", "score", str(FIXTURES / "reach"), "--kind",
+                                           "gen", "--responses", str(responses), "--out",
+                                           str(out), "--workers", str(workers),
+                                           "--no-progress"])
+        assert result.exit_code == 0, result.output
+        return [{k: v for k, v in json.loads(line).items() if k != "seconds"}
+                for line in out.read_text().splitlines()]
+
+    strip = rows(1)
+    assert rows(2) == strip and outcome(strip[0]) == "missing"
+    assert [r["id"] for r in strip] == [i.id for i in items]
 
 
 def test_unsupported_question_pddl_is_an_error_row_not_a_crash(tmp_path):
@@ -170,7 +182,7 @@ def test_missing_lark_is_one_line(tmp_path, command):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 1, out.stderr
     assert out.stderr.strip().splitlines() == [
-        "error: this feature needs 'lark', which is not installed: pip install 'planetarium-pddl[acp]'"]
+        "Error: this feature needs 'lark', which is not installed: pip install 'planetarium-pddl[acp]'"]
     assert not (tmp_path / "o").exists()
 
 

@@ -62,10 +62,10 @@ def test_rendered_2024_questions_score_their_answers_in_every_domain(name):
         for raw in renderer.questions(n):
             row = _score(raw, _gold(raw))
             seen.add(row["frame"])
-            if row["status"] == "ambiguous":
+            if row["arb_outcome"] == "ambiguous":
                 assert (name, "2024") in _AMBIGUOUS, (raw["question"], row["reason"])
                 continue
-            assert row["status"] == "correct" and row["score"] == 1, (raw["question"], row)
+            assert row["arb_outcome"] == "correct" and row["score"] == 1, (raw["question"], row)
             assert row["label_agrees"] is True, row
     assert len(seen) >= 24  # the renderer covers the frames, so the reader is exercised on all
 
@@ -77,10 +77,10 @@ def test_final_layout_reads_the_instance_from_its_english_or_from_instance_files
     renderer = _renderer(name, "final")
     raws = renderer.questions(2)
     inferred = [_score(raw, _gold(raw)) for raw in raws]
-    assert {r["status"] for r in inferred} <= {"correct", "unsupported"}
-    assert any(r["status"] == "correct" for r in inferred)
+    assert {r["arb_outcome"] for r in inferred} <= {"correct", "unsupported"}
+    assert any(r["arb_outcome"] == "correct" for r in inferred)
     assert all("instances" in r["reason"] or "type of" in r["reason"]
-               for r in inferred if r["status"] == "unsupported")
+               for r in inferred if r["arb_outcome"] == "unsupported")
     folder = tmp_path / name / "Instance_1"
     folder.mkdir(parents=True)
     objects, init = INSTANCES[name]
@@ -95,16 +95,16 @@ def test_final_layout_reads_the_instance_from_its_english_or_from_instance_files
     catalog = make_catalog(None, tmp_path)
     for raw in raws:
         row = _score(raw, _gold(raw), catalog)
-        assert row["status"] == "correct", (raw["question"], row)
+        assert row["arb_outcome"] == "correct", (raw["question"], row)
 
 
 def test_true_false_answers_last_standalone_word_counts_and_the_rest_is_unparsed():
     raw = next(r for r in _renderer("blocksworld", "2024").questions(1)
                if r["question_name"] == "holds" and r["answer"] == "True")
     right = _score(raw, "[REASON] it is false that it is not... [ANSWER]\nTrue")
-    assert right["status"] == "correct" and right["score"] == 1
+    assert right["arb_outcome"] == "correct" and right["score"] == 1
     negated = _score(raw, "[ANSWER] False")
-    assert negated["status"] == "wrong" and negated["score"] == 0
+    assert negated["arb_outcome"] == "wrong" and negated["score"] == 0
     last_line = _score(raw, "[ANSWER]\nFalse\n**True**")
     assert last_line["score"] == 1
     sentence = _score(raw, "[ANSWER] The statement is true.")
@@ -112,8 +112,8 @@ def test_true_false_answers_last_standalone_word_counts_and_the_rest_is_unparsed
     for text, why in (("[ANSWER] True or False", "both"), ("[ANSWER] maybe", "neither"),
                       ("True", "no [ANSWER]")):
         row = _score(raw, text)
-        assert (row["status"], row["score"]) == ("unparsed", 0) and why in row["reason"], row
-    assert _score(raw, None)["status"] == "unparsed"
+        assert (row["arb_outcome"], row["score"]) == ("unparsed", 0) and why in row["reason"], row
+    assert _score(raw, None)["arb_outcome"] == "unparsed"
     assert _score(raw, "[ANSWER] True or False")["arb_keyword"] == "both"
 
 
@@ -140,12 +140,12 @@ def test_list_answers_are_sets_whatever_their_order_punctuation_case_articles_or
              ",\n".join(f"  *  {i}" for i in rotated)]
     for form in forms:
         row = _score(raw, "[ANSWER]\n" + form)
-        assert row["status"] == "correct" and row["f1"] == 1.0, (form, row)
+        assert row["arb_outcome"] == "correct" and row["f1"] == 1.0, (form, row)
     missing = _score(raw, "[ANSWER]\n" + "\n".join(items[1:]))
-    assert missing["status"] == "wrong" and missing["score"] == 0
+    assert missing["arb_outcome"] == "wrong" and missing["score"] == 0
     assert missing["recall"] < 1.0 and missing["precision"] == 1.0 and len(missing["missing"]) == 1
     unread = _score(raw, "[ANSWER]\n" + "\n".join(items + ["the moon is made of cheese"]))
-    assert unread["status"] == "unparsed" and unread["score"] == 0 and "cheese" in unread["reason"]
+    assert unread["arb_outcome"] == "unparsed" and unread["score"] == 0 and "cheese" in unread["reason"]
 
 
 def test_free_english_is_read_by_the_domain_fallback_and_marked_so():
@@ -167,7 +167,7 @@ def test_free_english_is_read_by_the_domain_fallback_and_marked_so():
         text = template.format(*atom[1:])
         lines.append(text if positive else text.replace(" is ", " is not ", 1))
     row = _score(raw, "[ANSWER]\n" + "\n".join(lines))
-    assert row["status"] == "correct", row
+    assert row["arb_outcome"] == "correct", row
     assert row["read_by_fallback"] > 0
 
 
@@ -177,7 +177,7 @@ def test_counts_none_and_objects():
     count = next(r for r in raws if r["question_name"] == "count")
     assert _score(count, f"[ANSWER] There are {count['answer']} of them.")["score"] == 1
     assert _score(count, f"[ANSWER] {int(count['answer']) + 1}")["score"] == 0
-    assert _score(count, "[ANSWER] 3 or 4")["status"] == "unparsed"
+    assert _score(count, "[ANSWER] 3 or 4")["arb_outcome"] == "unparsed"
     failure = next(r for r in raws if r["question_name"] == "first_failure"
                    and r["answer"] == "None")
     assert _score(failure, "[ANSWER] none")["score"] == 1
@@ -195,17 +195,17 @@ def test_a_wrong_stored_label_is_caught_with_its_certificate(tmp_path):
     assert why["recomputed"] is False and why["stored"] is True
     assert why["certificate"]["missing"] and why["certificate"]["action"]
     scored = score_record(record, "[ANSWER] False", deadline_for_item())
-    assert scored["status"] == "correct" and scored["label_agrees"] is False
+    assert scored["arb_outcome"] == "correct" and scored["label_agrees"] is False
 
 
 def test_templates_that_are_not_one_to_one_give_ambiguous_never_a_silent_zero():
     raws = _renderer("logistics", "2024", seed=3).questions(3)
-    ambiguous = [r for r in raws if _score(r, _gold(r))["status"] == "ambiguous"]
+    ambiguous = [r for r in raws if _score(r, _gold(r))["arb_outcome"] == "ambiguous"]
     for raw in ambiguous:
         row = _score(raw, _gold(raw))
         assert row["score"] is None and "truck is driven" in row["reason"]
     final = _renderer("logistics", "final", seed=3)
-    assert all(_score(r, _gold(r))["status"] != "wrong" for r in final.questions(3))
+    assert all(_score(r, _gold(r))["arb_outcome"] != "wrong" for r in final.questions(3))
 
 
 def test_the_2024_plan_resolves_a_shown_step_the_english_leaves_open():
@@ -217,13 +217,13 @@ def test_the_2024_plan_resolves_a_shown_step_the_english_leaves_open():
     n = drives[0] + 1
     rows = [_score(r, _gold(r)) for r in renderer.questions(n)
             if r["question_name"] in ("holds", "count_steps")]
-    assert rows and all(r["status"] == "correct" for r in rows)
+    assert rows and all(r["arb_outcome"] == "correct" for r in rows)
 
 
 def test_questions_that_match_no_template_are_unsupported_not_guessed():
     raw = _renderer("blocksworld", "2024").questions(1)[0]
     row = _score({**raw, "question": "Tell me a joke about blocks."}, "[ANSWER] True")
-    assert row["status"] == "unsupported" and row["score"] is None
+    assert row["arb_outcome"] == "unsupported" and row["score"] is None
 
 
 def test_record_files_in_both_layouts_plain_gzip_lists_and_folders(tmp_path):
@@ -258,8 +258,8 @@ def test_score_and_check_labels_commands(tmp_path):
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == len(raws)
-    assert rows[0]["label_agrees"] is False and rows[0]["status"] == "wrong"
-    assert rows[-1]["status"] == "unparsed" and rows[-1]["reason"] == "no response"
+    assert rows[0]["label_agrees"] is False and rows[0]["arb_outcome"] == "wrong"
+    assert rows[-1]["arb_outcome"] == "unparsed" and rows[-1]["reason"] == "no response"
     assert "1 of" in result.output and "ARB TF acc" in result.output
     checked = CliRunner().invoke(main, ["arb", "check-labels", str(questions), "--out",
                                         str(tmp_path / "labels.json")])
@@ -321,9 +321,9 @@ def test_a_domain_folder_brings_its_own_definition_and_english(tmp_path):
                        "l1 is switched to reach the current state. In this state, is it True or "
                        "False that lamp l2 is not lit?"}
     row = _score(raw, "[ANSWER] True", make_catalog(tmp_path / "domains"))
-    assert row["status"] == "correct" and row["label_agrees"] is True, row
+    assert row["arb_outcome"] == "correct" and row["label_agrees"] is True, row
     unknown = _score(raw, "[ANSWER] True")
-    assert unknown["status"] == "unsupported" and "--domains" in unknown["reason"]
+    assert unknown["arb_outcome"] == "unsupported" and "--domains" in unknown["reason"]
 
 
 def test_the_thirteen_domains_are_defined_with_kinds():

@@ -43,15 +43,15 @@ def test_per_item_grading_is_the_plain_function_of_record_response_and_deadline(
         answer = f"[ANSWER]\n{item['answer']}"
         result = arb.grade(config, item, answer, Deadline.start(5.0, Clock.CPU))
         direct = score_record(records[item["id"]], answer, deadline_for_item())
-        assert result.details["arb_status"] == direct["status"]
-        assert result.score == direct["score"]
-        if direct["status"] in ("correct", "wrong", "unparsed"):
+        assert result.details["arb_outcome"] == direct["arb_outcome"]
+        assert result.score == direct["score"] and result.status.value == direct["status"]
+        if direct["arb_outcome"] in ("correct", "wrong", "unparsed"):
             assert result.status is Status.DECIDED and result.correct == (direct["score"] == 1)
         else:
             assert result.status is Status.UNSUPPORTED and result.correct is None
     expired = arb.grade(config, items[0], "[ANSWER] True",
                              Deadline(1.0, Clock.CPU, 0.0, 0.0))
-    assert expired.status is Status.TIMEOUT and expired.details["arb_status"] == "undecided"
+    assert expired.status is Status.TIMEOUT and expired.details["arb_outcome"] == "timeout"
 
 
 def test_the_two_prompts_differ_in_the_answer_constraint_only():
@@ -76,8 +76,8 @@ def test_eval_run_grade_report_and_view_on_the_tiny_model(tmp_path, tiny_model):
     graded = runner.invoke(main, ["eval", "grade", str(run), "--timeout", "5"])
     assert graded.exit_code == 0 and "arb: n=6:" in graded.output, graded.output
     verdicts = read_jsonl(run / "verdicts.jsonl")
-    assert {v["arb_status"] for v in verdicts} <= {"correct", "wrong", "unparsed", "ambiguous",
-                                                   "unsupported", "undecided"}
+    assert {v["arb_outcome"] for v in verdicts} <= {"correct", "wrong", "unparsed", "ambiguous",
+                                                    "unsupported", "timeout", "internal-error"}
     assert all(set(v["groups"]) >= {"category", "domain", "plan_length", "fluent_type", "sign"}
                for v in verdicts)
     results = json.loads((run / "results.json").read_text())

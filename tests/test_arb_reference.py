@@ -132,8 +132,8 @@ def test_instance_files_read_as_the_records_state(records):
 
 def test_stored_answers_score_one_except_disputed_labels(gold, records):
     assert len(records) == 1425
-    statuses = {row["status"] for row in gold.values()}
-    assert statuses == {"correct", "wrong"}, statuses
+    outcomes = {row["arb_outcome"] for row in gold.values()}
+    assert outcomes == {"correct", "wrong"}, outcomes
     for row in gold.values():
         assert row["score"] == (1 if row["label_agrees"] else 0), row
     disputed = [row for row in gold.values() if row["label_agrees"] is False]
@@ -161,7 +161,7 @@ def test_rotated_lists_score_as_the_original_and_a_missing_item_scores_zero(gold
         if len(items) > 1 and gold[record.id]["score"] == 1:
             short = score_record(record, "[ANSWER]\n" + "\n".join(items[:-1]),
                                  deadline_for_item())
-            assert short["score"] == 0 and short["status"] == "wrong", record.id
+            assert short["score"] == 0 and short["arb_outcome"] == "wrong", record.id
             shortened += 1
     assert shortened > 100
 
@@ -176,4 +176,4 @@ def test_negated_true_false_answers_score_one_minus_and_both_words_are_unparsed(
         assert negated["score"] == 1 - gold[record.id]["score"], record.id
         both = score_record(record, "[ANSWER] True or False", deadline_for_item(),
                             check_label=False)
-        assert both["status"] == "unparsed" and both["score"] == 0
+        assert both["arb_outcome"] == "unparsed" and both["score"] == 0

@@ -15,8 +15,8 @@ pytest.importorskip("matplotlib")
 
 from llm_fixtures import demo_rows, make_answered_run  # noqa: E402
 
-from planetarium.benchmarks import planetarium_figures as figures  # noqa: E402
-from planetarium.benchmarks.planetarium_figures import plot_categories  # noqa: E402
+from planetarium.benchmarks.planetarium import figures  # noqa: E402
+from planetarium.benchmarks.planetarium.figures import plot_categories  # noqa: E402
 from planetarium.grading import load_ground_truth  # noqa: E402
 from planetarium.llm.grade import grade_run  # noqa: E402
 from planetarium.llm.report import build_report  # noqa: E402

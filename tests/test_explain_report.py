@@ -9,7 +9,7 @@ import random
 import pytest
 from llm_fixtures import demo_rows, known_answers, make_answered_run
 
-from planetarium.benchmarks.planetarium_report import categories_of
+from planetarium.benchmarks.planetarium.report import categories_of
 from planetarium.grading import load_ground_truth
 from planetarium.llm.grade import grade_run
 from planetarium.llm.report import build_report, write_report

@@ -26,7 +26,7 @@ from integration_cases import TIMEOUT_S, cases, check_kind  # noqa: E402
 from llm_fixtures import ChatServer, write_rows  # noqa: E402
 from verifiers.v1.utils.loaders import taskset_class  # noqa: E402
 
-from planetarium.benchmarks.prompts import build_messages  # noqa: E402
+from planetarium.benchmarks.planetarium.prompts import build_messages  # noqa: E402
 from planetarium.domains import get_domain  # noqa: E402
 from planetarium.grading import grade  # noqa: E402
 from planetarium.integrations import verifiers as ours  # noqa: E402

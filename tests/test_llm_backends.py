@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from llm_fixtures import demo_rows, eval_run_argv, sections, write_eval_config
 
-from planetarium.benchmarks.prompts import build_messages
+from planetarium.benchmarks.planetarium.prompts import build_messages
 from planetarium.config import ConfigError
 from planetarium.domains import get_domain
 from planetarium.errors import MissingExtraError

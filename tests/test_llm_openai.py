@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from llm_fixtures import ChatServer, sections
 
-from planetarium.benchmarks.prompts import build_messages
+from planetarium.benchmarks.planetarium.prompts import build_messages
 from planetarium.config import ConfigError
 from planetarium.llm.backends import BackendError, make_backend
 from planetarium.llm.config import make_config

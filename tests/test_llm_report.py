@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 from llm_fixtures import demo_rows, known_answers, make_answered_run
 
-from planetarium.benchmarks.planetarium_figures import FIGURES
-from planetarium.benchmarks.planetarium_report import AXES, abstractness
-from planetarium.benchmarks.planetarium_verdicts import passed, undecided
+from planetarium.benchmarks.planetarium.figures import FIGURES
+from planetarium.benchmarks.planetarium.report import AXES, abstractness
+from planetarium.benchmarks.planetarium.verdicts import passed, undecided
 from planetarium.cli import main
 from planetarium.llm.grade import grade_run
 from planetarium.llm.identity import ReportError

@@ -25,9 +25,14 @@ from planetarium.acp import score as acp_score
 from planetarium.acp.data import load_items
 from planetarium.acp.gold import render_gold
 from planetarium.arb import runner as arb_runner
+from planetarium.arb import score as arb_score
 from planetarium.arb.records import record_from_raw
 from planetarium.arb.render import Renderer, random_plan
-from planetarium.arb.score import STATUS_TO_SHARED
+from planetarium.benchmarks import grade_items
+from planetarium.benchmarks.acpbench import BENCHMARK as ACPBENCH
+from planetarium.benchmarks.acpbench import AcpConfig, item_row
+from planetarium.benchmarks.arb import BENCHMARK as ARB
+from planetarium.benchmarks.arb import ArbConfig
 from planetarium.cli import main
 from planetarium.grading import Status
 from planetarium.limits import WALL_FACTOR, current, wall_now
@@ -62,13 +67,22 @@ def _verdicts(rows: list[dict]) -> list[dict]:
     return [{k: v for k, v in row.items() if k != "seconds"} for row in rows]
 
 
+def _acp_rows(items, responses, seconds=acp_score.SECONDS, workers=None) -> list[dict]:
+    """What ``acp score`` grades: the benchmark's results of the answered questions."""
+    config = AcpConfig(name="acpbench", dataset=str(ACP / "reach"), split=(None,),
+                       timeout_s=seconds)
+    answers = [responses[(i.kind, i.task, i.id)] for i in items]
+    return [result.to_dict() for result in grade_items(
+        ACPBENCH, config, [item_row(i) for i in items], answers, workers=workers)]
+
+
 @pytest.fixture(scope="module")
 def acp_gen():
     """Generative questions, their stored answers, and the rows the loop gives them."""
     items = [i for i in load_items(ACP / "reach") if i.kind == "gen"]
     assert len(items) >= 4
     responses = {(i.kind, i.task, i.id): render_gold(i) for i in items}
-    return items, responses, _verdicts(list(acp_score.grade_all(items, responses)))
+    return items, responses, _verdicts(_acp_rows(items, responses))
 
 
 def test_acp_score_gets_one_cpu_deadline_per_question_from_the_users_seconds(acp_gen,
@@ -82,7 +96,7 @@ def test_acp_score_gets_one_cpu_deadline_per_question_from_the_users_seconds(acp
         return type(grade)(grade.status, grade.correct, json.dumps(seen))
 
     monkeypatch.setattr(acp_score, "score_gen", spy)
-    rows = list(acp_score.grade_all(items, responses, seconds=7.5, workers=2))
+    rows = _acp_rows(items, responses, seconds=7.5, workers=2)
     assert [r["score"] for r in rows] == [r["score"] for r in plain]
     seen = [json.loads(row["reason"]) for row in rows]
     assert {tuple(s[:3]) for s in seen} == {(7.5, "cpu", True)}
@@ -93,12 +107,12 @@ def test_acp_score_kills_a_hung_question_and_replaces_a_dead_worker(acp_gen, mon
     items, responses, plain = acp_gen
     victims = {items[0].id: "sleep", items[1].id: "die"}
     monkeypatch.setattr(acp_score, "score_gen", _misbehaving(acp_score.score_gen, victims))
-    rows, elapsed = _timed(lambda: list(acp_score.grade_all(items, responses, seconds=SECONDS,
-                                                            workers=1)))
-    assert [r["id"] for r in rows] == [i.id for i in items]
+    rows, elapsed = _timed(lambda: _acp_rows(items, responses, seconds=SECONDS, workers=1))
+    assert [r["id"] for r in rows] == [item_row(i)["id"] for i in items]
     assert rows[0]["status"] == Status.TIMEOUT.value and rows[0]["correct"] is None
     assert "worker killed" in rows[0]["reason"] and rows[0]["score"] is None
     assert rows[1]["status"] == Status.INTERNAL_ERROR.value and rows[1]["score"] is None
+    assert "worker died" in rows[1]["reason"]
     assert _verdicts(rows[2:]) == plain[2:]
     assert elapsed < KILL_S + 5  # one kill, then real grading of a handful of questions
 
@@ -152,15 +166,16 @@ def test_arb_score_runs_on_the_loop_in_order_with_a_kill_and_a_replacement(arb_r
     arb_records = [record for _, record in arb_records]
     responses = {r.id: f"[ANSWER]\n{r.answer}" for r in arb_records}
     victims = {arb_records[0].id: "sleep", arb_records[1].id: "die"}
-    monkeypatch.setattr(arb_runner, "score_record",
-                        _misbehaving(arb_runner.score_record, victims))
-    rows, elapsed = _timed(lambda: list(arb_runner.score_all(
-        arb_records, responses, timeout_s=SECONDS, workers=1)))
+    monkeypatch.setattr(arb_score, "score_record", _misbehaving(arb_score.score_record, victims))
+    config = ArbConfig(name="arb", dataset="rendered", split=(None,), timeout_s=SECONDS)
+    rows, elapsed = _timed(lambda: [result.to_dict() for result in grade_items(
+        ARB, config, [r.to_row() for r in arb_records],
+        [responses[r.id] for r in arb_records], workers=1)])
     assert [r["id"] for r in rows] == [r.id for r in arb_records]
-    assert rows[0]["status"] == "undecided" and "worker killed" in rows[0]["reason"]
-    assert STATUS_TO_SHARED[rows[0]["status"]] == (Status.TIMEOUT, None)
-    assert rows[1]["status"] == "undecided" and "internal error" in rows[1]["reason"]
-    assert all(r["status"] == "correct" and r["score"] == 1 for r in rows[2:])
+    assert rows[0]["status"] == Status.TIMEOUT.value and "worker killed" in rows[0]["reason"]
+    assert rows[1]["status"] == Status.INTERNAL_ERROR.value and "died" in rows[1]["reason"]
+    assert all(r["status"] == "decided" and r["arb_outcome"] == "correct" and r["score"] == 1
+               for r in rows[2:])
     assert elapsed < KILL_S + 5
 
 

@@ -141,7 +141,7 @@ def test_cli_flags_and_batch_field(tmp_path):
 
 
 def test_eval_anchors_are_the_objects_the_description_names():
-    from planetarium.benchmarks.planetarium import text_anchors
+    from planetarium.benchmarks.planetarium.benchmark import text_anchors
 
     gt = _tower(4, "(on b1 b2)")
     text = "You have 4 blocks. B1 is on the table, b2 is clear. Your goal: put b1 on b2 (not b10)."

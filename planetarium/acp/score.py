@@ -1,10 +1,11 @@
-"""Grading answers: one answer under one deadline, and a responses file against a data folder.
+"""Grading answers: one answer under one deadline, and the responses file and rows of ``acp score``.
 
 :func:`grade_answer` is the per-answer entry point: one question, one response, one
 :class:`~planetarium.limits.Deadline` (the benchmark's clock is CPU time, so that a busy machine
 grades slower but never differently), and a :class:`~.grades.Grade` back, whatever the response
-holds.  :func:`grade_all` grades a whole selection, one row per question, on the one item loop
-(:mod:`planetarium.loop`: worker processes, a hard kill past the limit, input order).
+holds.  A whole selection is graded through the benchmark
+(:mod:`planetarium.benchmarks.acpbench`, which calls :func:`grade_answer`) on the one item loop;
+:func:`answer_row` is the row ``acp score`` writes of each question.
 
 Published ids repeat across tasks (the same id can be a landmark and a reachability question),
 so a response may carry ``task`` to say which question it answers; a bare ``id`` that matches
@@ -14,14 +15,11 @@ is a second response to the same question.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import ResourceLimitError
 from ..jsonl import JsonLineError, decode, numbered_lines
-from ..limits import Clock, Deadline, Stopwatch, collector_paused
-from ..loop import run_items
-from ..pool import Lost, LostKind
+from ..limits import Clock, Deadline, collector_paused
 from ..reasoning import MAX_STATES
 from . import grades
 from .choice import score_choice
@@ -31,7 +29,8 @@ from .grades import Grade
 
 #: CPU seconds one answer may take by default (``acp score --seconds``).
 SECONDS = 20.0
-#: What the ACP grader's deadlines count: CPU time of the grading process.
+#: What the ACP grader's deadlines count: CPU time of the grading process (the benchmark's one
+#: clock constant: :attr:`planetarium.benchmarks.acpbench.AcpBenchmark.clock` is this).
 CLOCK = Clock.CPU
 
 
@@ -122,55 +121,3 @@ def answer_row(item: AcpItem, grade: Grade, seconds: float) -> dict:
             "correct": grade.correct, "score": grade.score, "parseable": grade.parseable,
             "answered": grade.answered, "bad_question": grade.bad_question,
             "reason": grade.reason, "seconds": round(seconds, 4)}
-
-
-class AnswerTask:
-    """The item loop's task for ``acp score``: one (question, answered, response) job graded
-    under the deadline the loop made for it (on :data:`CLOCK`)."""
-
-    def __init__(self, rules: Rules = PAPER, max_states: int = MAX_STATES) -> None:
-        self.rules, self.max_states = rules, max_states
-
-    def __call__(self, job: tuple[AcpItem, bool, object], deadline: Deadline) -> dict:
-        item, answered, response = job
-        if not answered:
-            return answer_row(item, grades.missing(), 0.0)
-        watch = Stopwatch()
-        grade = grade_answer(item, response, deadline, rules=self.rules,
-                             max_states=self.max_states)
-        return answer_row(item, grade, watch.seconds)
-
-
-class LostAnswer:
-    """The row of a question whose worker was killed past its limit (``timeout``: a limit is
-    never a wrong answer), died, or hit a grader bug (``internal-error``)."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.wall_limit_s = Deadline.start(seconds, CLOCK).wall_limit_s
-
-    def __call__(self, job: tuple[AcpItem, bool, object], lost: Lost) -> dict:
-        if lost.kind is LostKind.TIMEOUT:
-            grade = grades.timeout(f"no verdict within {self.seconds:g} s of {CLOCK} time "
-                                   f"({self.wall_limit_s:g} s of wall time; worker killed)")
-            return answer_row(job[0], grade, self.wall_limit_s)
-        return answer_row(job[0], grades.internal_error(lost.why), 0.0)
-
-
-def grade_all(items: list[AcpItem], responses: dict[tuple[str, str, str], object],
-              rules: Rules = PAPER, seconds: float = SECONDS, max_states: int = MAX_STATES,
-              workers: int | None = 1, progress: bool = False, skip: int = 0) -> Iterator[dict]:
-    """A row per question, in order; a question without a response scores 0 (not answered).
-    ``skip``: the first questions, whose rows a resumed run already holds, are not graded.
-
-    The questions run on the one item loop (:mod:`planetarium.loop`) in ``workers`` processes
-    (``None``: usable CPUs): each answer gets its own deadline of ``seconds`` of :data:`CLOCK`
-    time, and a worker silent past that deadline's wall-time limit is killed (``timeout``).
-    ``progress`` shows a labelled bar on standard error.
-    """
-    keys = [(item.kind, item.task, item.id) for item in items]
-    jobs = [(item, key in responses, responses.get(key))
-            for item, key in zip(items, keys, strict=True)]
-    return run_items(AnswerTask(rules, max_states), jobs, timeout_s=seconds,
-                     lost=LostAnswer(seconds), clock=CLOCK, workers=workers, progress=progress,
-                     label="acp score", unit="question", skip=skip)

@@ -1,27 +1,28 @@
-"""``planetarium arb``: score responses to ActionReasoningBench questions, check its labels."""
+"""``planetarium arb``: check ActionReasoningBench's labels, write its stored answers (``arb
+score`` joins the group from :mod:`planetarium.scoring.arb`, above the benchmark it grades
+through)."""
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
-from ..cliutil import RESUME, SECONDS, refuse_overwriting_inputs
+from ..cliutil import SECONDS, refuse_overwriting_inputs
 from ..errors import PlanetariumError
 
-#: A command (a function or a click command) an option decorator returns as it was given.
-F = TypeVar("F", bound=Callable[..., Any])
+#: A click command function, before and after an option decorator.
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 
-def _fail(err: object) -> None:
-    click.echo(f"error: {err}", err=True)
-    sys.exit(1)
+def fail(err: object) -> NoReturn:
+    """End the command with one line, ``Error: ...`` like every command's (click's form)."""
+    raise click.ClickException(str(err))
 
 
-def _domains_option(command: F) -> F:
+def domains_option(command: Command) -> Command:
     command = click.option("--instances", "instances_dir", type=click.Path(file_okay=False),
                            help="Folder of instances for records without their objects (the "
                                 "final release): <domain>/<instance_id>/instance.pddl, or ARB's "
@@ -31,7 +32,7 @@ def _domains_option(command: F) -> F:
                              "with phrases.json for English not built in).")(command)
 
 
-def _check_folders(domains_dir: str | None, instances_dir: str | None) -> None:
+def check_folders(domains_dir: str | None, instances_dir: str | None) -> None:
     """Make the folders' catalog here, so a bad folder is one error before any worker starts
     (forked workers inherit the catalog made)."""
     from .runner import catalog_for
@@ -39,12 +40,12 @@ def _check_folders(domains_dir: str | None, instances_dir: str | None) -> None:
     catalog_for(domains_dir, instances_dir)
 
 
-def _loop_options(command: F) -> F:
+def loop_options(command: Command) -> Command:
     """The per-question limit, the process count and the bar, shared by the two commands."""
     for option in reversed([
         click.option("--timeout", "timeout_s", type=SECONDS, default=10.0, show_default=True,
                      help="CPU seconds per question; past it (or its wall-time limit, when "
-                          "the question's worker is killed) the row is 'undecided'."),
+                          "the question's worker is killed) the row is a 'timeout'."),
         click.option("--workers", type=click.IntRange(1), default=None,
                      help="Processes working in parallel  [default: usable CPUs]"),
         click.option("--progress/--no-progress", default=False, show_default=True),
@@ -56,65 +57,6 @@ def _loop_options(command: F) -> F:
 @click.group("arb")
 def arb_group() -> None:
     """ActionReasoningBench: answers graded exactly by simulation, stored labels checked."""
-
-
-@arb_group.command("score")
-@click.argument("questions", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--responses", "responses_path", required=True, type=click.Path(exists=True,
-              dir_okay=False), help='JSONL: {"id", "response"} per line (raw model text; the '
-              "answer follows [ANSWER]).")
-@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False))
-@RESUME
-@_loop_options
-@_domains_option
-def score_command(questions: tuple[str, ...], responses_path: str, out_path: str, resume: bool,
-                  timeout_s: float, workers: int | None, progress: bool,
-                  domains_dir: str | None, instances_dir: str | None) -> None:
-    """Score RESPONSES to the QUESTIONS (ARB question files or folders, either layout).
-
-    Every question gets a row in OUT; one without a response is 'unparsed' (score 0).  Prints
-    the accuracy per category and domain, ARB's own true/false accuracy (its keyword rule,
-    both/neither dropped) beside it, and how many stored labels disagree with the recomputed
-    answers.  --resume goes on after the rows a killed run wrote.
-    """
-    from ..batch import resumed_rows
-    from .records import load_records
-    from .report import format_table, summarize
-    from .runner import score_all
-    from .score import read_responses
-
-    refuse_overwriting_inputs(out_path, [*questions, responses_path])
-    try:
-        _check_folders(domains_dir, instances_dir)
-        records = load_records(questions)
-        responses = read_responses(responses_path)
-        known = {r.id for r in records}
-        stray = [i for i in responses if i not in known]
-        rows = [_summarized(row) for row in resumed_rows(
-            out_path, [r.id for r in records], lambda row: row.get("id"),
-            ("id", "status", "score", "category", "domain"))] if resume else []
-        with open(out_path, "a" if resume else "w", encoding="utf-8") as out:
-            for row in score_all(records, responses, domains_dir=domains_dir,
-                                 instances_dir=instances_dir, timeout_s=timeout_s,
-                                 workers=workers, progress=progress, skip=len(rows)):
-                out.write(json.dumps(row) + "\n")
-                out.flush()  # whole rows as they come: what --resume keeps after a kill
-                rows.append(_summarized(row))
-    except (PlanetariumError, OSError, ValueError) as err:
-        _fail(err)
-    click.echo(format_table(summarize(rows)))
-    missing = sum(r.id not in responses for r in records)
-    if missing:
-        click.echo(f"{missing} of {len(records)} questions have no response (scored 0, "
-                   "'unparsed')")
-    if stray:
-        click.echo(f"{len(stray)} responses name no question read (e.g. {stray[0]})")
-
-
-def _summarized(row: dict[str, Any]) -> dict[str, Any]:
-    """What the score table needs of a row (rows are kept for it while scoring goes on)."""
-    return {k: row[k] for k in ("category", "domain", "status", "score", "label_agrees",
-                                "arb_keyword", "label") if k in row}
 
 
 @arb_group.command("gold")
@@ -132,7 +74,7 @@ def gold_command(questions: tuple[str, ...], out_path: str) -> None:
                 out.write(json.dumps({"id": record.id,
                                       "response": f"[ANSWER]\n{record.answer}"}) + "\n")
     except (PlanetariumError, OSError) as err:
-        _fail(err)
+        fail(err)
     click.echo(f"wrote {len(records)} stored answers to {out_path}")
 
 
@@ -142,8 +84,8 @@ def gold_command(questions: tuple[str, ...], out_path: str) -> None:
               help="JSON report: the table and one row per question (with certificates).")
 @click.option("--all", "show_all", is_flag=True, help="Print every disagreement (default: up to "
               "5 per category and domain).")
-@_loop_options
-@_domains_option
+@loop_options
+@domains_option
 def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_all: bool,
                          timeout_s: float, workers: int | None, progress: bool,
                          domains_dir: str | None, instances_dir: str | None) -> None:
@@ -161,12 +103,12 @@ def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_
     if out_path:
         refuse_overwriting_inputs(out_path, questions)
     try:
-        _check_folders(domains_dir, instances_dir)
+        check_folders(domains_dir, instances_dir)
         rows = list(check_all(load_records(questions), domains_dir=domains_dir,
                               instances_dir=instances_dir, timeout_s=timeout_s,
                               workers=workers, progress=progress))
     except (PlanetariumError, OSError) as err:
-        _fail(err)
+        fail(err)
     table = label_summary(rows)
     click.echo(format_labels(table))
     shown: Counter = Counter()
@@ -179,7 +121,7 @@ def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_
     hidden = sum(max(0, n - 5) for n in shown.values()) if not show_all else 0
     if hidden:
         click.echo(f"... {hidden} more disagreements (--all, or --out for the JSON report)")
-    unchecked = Counter(row.get("status") for row in rows if row["label_agrees"] is None)
+    unchecked = Counter(row.get("arb_outcome") for row in rows if row["label_agrees"] is None)
     if unchecked:
         click.echo("unchecked: " + ", ".join(f"{n} {s}" for s, n in unchecked.most_common()))
     if out_path:
@@ -187,4 +129,4 @@ def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_
             with open(out_path, "w", encoding="utf-8") as out:
                 json.dump({"table": table, "questions": rows}, out, indent=1)
         except OSError as err:
-            _fail(err)
+            fail(err)

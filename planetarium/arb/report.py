@@ -12,7 +12,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-STATUSES = ("correct", "wrong", "unparsed", "ambiguous", "unsupported", "undecided")
+#: The columns of the score table: how the answers read (a row's ``arb_outcome``; the last two
+#: are the shared statuses of questions no reading was reached on).
+OUTCOMES = ("correct", "wrong", "unparsed", "ambiguous", "unsupported", "timeout",
+            "internal-error")
 
 
 def _key(row: dict[str, Any], axes: tuple[str, ...]) -> tuple[str, ...]:
@@ -21,7 +24,7 @@ def _key(row: dict[str, Any], axes: tuple[str, ...]) -> tuple[str, ...]:
 
 def summarize(rows: Iterable[dict[str, Any]], axes: tuple[str, ...] = ("category", "domain")
               ) -> list[dict[str, Any]]:
-    """One line per group of ``axes`` and a final "all" line: counts per status, accuracy over
+    """One line per group of ``axes`` and a final "all" line: counts per outcome, accuracy over
     decided rows, label disagreements, and ARB's dropped-denominator accuracy."""
     groups: dict[tuple[str, ...], list[dict]] = defaultdict(list)
     everything = []
@@ -34,11 +37,11 @@ def summarize(rows: Iterable[dict[str, Any]], axes: tuple[str, ...] = ("category
 
 
 def _line(head: dict[str, str], rows: list[dict[str, Any]]) -> dict[str, Any]:
-    statuses = Counter(r["status"] for r in rows)
+    outcomes = Counter(r["arb_outcome"] for r in rows)
     scored = [r for r in rows if r.get("score") is not None]
     keyword = [r for r in rows if r.get("arb_keyword") in ("True", "False")]
     tf = [r for r in rows if "arb_keyword" in r]
-    return {**head, "n": len(rows), **{s: statuses.get(s, 0) for s in STATUSES},
+    return {**head, "n": len(rows), **{s: outcomes.get(s, 0) for s in OUTCOMES},
             "accuracy": round(sum(r["score"] for r in scored) / len(scored), 4) if scored
             else None,
             "label_disagrees": sum(r.get("label_agrees") is False for r in rows),
@@ -49,14 +52,14 @@ def _line(head: dict[str, str], rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def format_table(lines: list[dict[str, Any]], axes: tuple[str, ...] = ("category", "domain")
                  ) -> str:
-    head = [*axes, "n", *STATUSES, "accuracy", "label≠", "ARB TF acc (dropped)"]
+    head = [*axes, "n", *OUTCOMES, "accuracy", "label≠", "ARB TF acc (dropped)"]
     body = []
     for line in lines:
         arb = ("-" if line["arb_tf_accuracy"] is None
                else f"{line['arb_tf_accuracy']:.3f} (n={line['arb_tf_n']}, "
                     f"-{line['arb_tf_dropped']})")
         acc = "-" if line["accuracy"] is None else f"{line['accuracy']:.3f}"
-        body.append([*(line[a] for a in axes), line["n"], *(line[s] for s in STATUSES), acc,
+        body.append([*(line[a] for a in axes), line["n"], *(line[s] for s in OUTCOMES), acc,
                      line["label_disagrees"], arb])
     return _grid(head, body)
 

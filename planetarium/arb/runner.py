@@ -1,12 +1,12 @@
-"""Many ARB questions on the one item loop: ``arb score`` and ``arb check-labels``.
+"""Many ARB labels on the one item loop: ``arb check-labels`` (``arb score`` grades through
+the benchmark, :mod:`planetarium.benchmarks.arb`, on the same loop).
 
-Both commands hand their records to :func:`planetarium.loop.run_items`, like every command that
+The command hands its records to :func:`planetarium.loop.run_items`, like every command that
 grades many things: worker processes (started as the work needs them), one
 :class:`~planetarium.limits.Deadline` per question on :data:`.score.CLOCK` made from the user's
 ``--timeout``, a worker silent past that deadline's wall-time limit plus a grace period killed
-and replaced, rows in input order.  A killed question's row is ``undecided`` (the shared
-``timeout``, :data:`.score.STATUS_TO_SHARED`), so is one whose worker died or whose grader
-raised (its reason says "internal error"): never a wrong answer.
+and replaced, rows in input order.  A killed question's row is ``timeout``; one whose worker
+died or whose check raised is ``internal-error``: never a wrong answer.
 
 The tasks carry the domain and instance folders rather than a :class:`~.catalog.Catalog` (whose
 lookups are closures): a worker makes the catalog once (:func:`catalog_for`, cached), so a task
@@ -19,34 +19,21 @@ import functools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from ..grading import Status
 from ..limits import Deadline
 from ..loop import run_items
 from ..pool import Lost, LostKind
 from .catalog import Catalog, make_catalog
 from .records import ArbRecord
-from .score import CLOCK, DEFAULT_TIMEOUT_S, label_row, score_record, undecided_row
+from .score import CLOCK, DEFAULT_TIMEOUT_S, label_row, unscored_row
 
 Row = dict[str, Any]
-Job = tuple[ArbRecord, "str | None"]  # a question and its response (None: no response)
 
 
 @functools.lru_cache(maxsize=8)
 def catalog_for(domains_dir: str | None, instances_dir: str | None) -> Catalog:
     """The catalog of these folders (built-ins alone for ``None``), made once per process."""
     return make_catalog(domains_dir, instances_dir)
-
-
-class ScoreTask:
-    """The loop's task for ``arb score``: the ``index``-th response scored under the
-    question's deadline."""
-
-    def __init__(self, jobs: Sequence[Job], domains_dir: str | None = None,
-                 instances_dir: str | None = None) -> None:
-        self.jobs, self.folders = jobs, (domains_dir, instances_dir)
-
-    def __call__(self, index: int, deadline: Deadline) -> Row:
-        record, response = self.jobs[index]
-        return score_record(record, response, deadline, catalog_for(*self.folders))
 
 
 class LabelTask:
@@ -72,28 +59,14 @@ class LostRow:
     def __call__(self, index: int, lost: Lost) -> Row:
         record = self.records[index]
         if lost.kind is LostKind.TIMEOUT:
-            row = undecided_row(record, f"no answer within {self.timeout_s:g} s of {CLOCK} time "
-                                        f"({self.wall_limit_s:g} s of wall time; worker killed)")
+            row = unscored_row(record, Status.TIMEOUT,
+                               f"no answer within {self.timeout_s:g} s of {CLOCK} time "
+                               f"({self.wall_limit_s:g} s of wall time; worker killed)")
             row["seconds"] = self.wall_limit_s
         else:
-            row = undecided_row(record, f"internal error: {lost.why}")
+            row = unscored_row(record, Status.INTERNAL_ERROR, f"internal error: {lost.why}")
             row["seconds"] = 0.0
         return row
-
-
-def score_all(records: Iterable[ArbRecord], responses: dict[str, str], *,
-              domains_dir: str | None = None, instances_dir: str | None = None,
-              timeout_s: float = DEFAULT_TIMEOUT_S, workers: int | None = None,
-              progress: bool = False, skip: int = 0) -> Iterator[Row]:
-    """One :func:`.score.score_record` row per record, in order (a record without a response
-    is scored with none: ``unparsed``), in ``workers`` processes (``None``: usable CPUs);
-    ``skip``: the first records, whose rows a resumed run already holds, are not scored."""
-    records = list(records)
-    jobs = [(record, responses.get(record.id)) for record in records]
-    return run_items(ScoreTask(jobs, domains_dir, instances_dir), range(len(jobs)),
-                     timeout_s=timeout_s, lost=LostRow(records, timeout_s), clock=CLOCK,
-                     workers=workers, progress=progress, label="arb score", unit="question",
-                     skip=skip)
 
 
 def check_all(records: Iterable[ArbRecord], *, domains_dir: str | None = None,

@@ -3,18 +3,20 @@
 :func:`score_record` is a plain function of (record, response, deadline): it recomputes the
 question's answer by simulation (:mod:`.truth`), reads the response (:mod:`.answers`) and
 compares, and reads the record's stored label the same way to say whether it agrees.  The row
-it returns is ARB's own vocabulary:
+it returns speaks the shared vocabulary (:class:`planetarium.grading.Status`), with how the
+answer read kept beside it as a detail:
 
-- ``score``: 1 or 0, or null when nothing can be decided;
-- ``status``: ``correct`` / ``wrong`` (decided); ``unparsed`` (no ``[ANSWER]``, or an answer
-  that does not read: scored 0, never dropped); ``ambiguous`` (the question's or the answer's
-  wording names more than one thing: null, never a silent 0); ``unsupported`` (a question this
-  grader cannot take: not ARB's template, a false premise, an unknown domain: null);
-  ``undecided`` (the time limit ran out: null);
+- ``status``: ``decided`` (the answer was right, wrong, or did not read: scored 1 or 0, never
+  dropped), ``unsupported`` (nothing can be decided: null, never a silent 0), ``timeout`` (the
+  time limit ran out) or ``internal-error`` (the grader failed on this question);
+- ``correct`` and ``score``: true/false and 1/0 when decided, null otherwise;
+- ``arb_outcome``: the reading, one word: ``correct`` / ``wrong``; ``unparsed`` (no
+  ``[ANSWER]``, or an answer that does not read: decided, 0); ``ambiguous`` (the question's or
+  the answer's wording names more than one thing) and ``unsupported`` (a question this grader
+  cannot take: not ARB's template, a false premise, an unknown domain), both ``unsupported``;
+  else the status itself;
 - ``label_agrees``: whether the stored label equals the recomputed answer (null when either is
   unknown), and when it does not, ``label_why`` with the certificate (state, fact, action).
-
-:data:`STATUS_TO_SHARED` maps these onto :class:`planetarium.grading.Status` for the benchmark.
 """
 
 from __future__ import annotations
@@ -34,19 +36,10 @@ from .records import ArbDataError, ArbRecord
 from .truth import Truth, asp, recompute
 
 #: ARB is scored by simulation that never searches: a CPU deadline keeps verdicts the same on a
-#: loaded machine (only a pathological answer could come near it).
+#: loaded machine (only a pathological answer could come near it).  The benchmark's one clock
+#: (:attr:`planetarium.benchmarks.arb.ArbBenchmark.clock` is this constant).
 CLOCK = Clock.CPU
 DEFAULT_TIMEOUT_S = 10.0
-
-#: ARB's row words -> (shared status, correct)
-STATUS_TO_SHARED: dict[str, tuple[Status, bool | None]] = {
-    "correct": (Status.DECIDED, True),
-    "wrong": (Status.DECIDED, False),
-    "unparsed": (Status.DECIDED, False),
-    "ambiguous": (Status.UNSUPPORTED, None),
-    "unsupported": (Status.UNSUPPORTED, None),
-    "undecided": (Status.TIMEOUT, None),
-}
 
 
 def to_json(value: Any) -> Any:
@@ -111,25 +104,45 @@ def grade_question(record: ArbRecord, catalog: Catalog = BUILTIN
 def score_record(record: ArbRecord, response: str | None, deadline: Deadline,
                  catalog: Catalog = BUILTIN, *, check_label: bool = True
                  ) -> dict[str, Any]:
-    """One result row (see the module docstring); never raises on a hostile response."""
+    """One result row (see the module docstring); never raises on a hostile response: a limit
+    is ``timeout``, a grader failure ``internal-error``."""
     watch = Stopwatch()
     row: dict[str, Any] = {}
     try:
         with deadline.applied():
             row = _score(record, response, deadline, catalog, check_label)
     except ResourceLimitError as err:
-        row = undecided_row(record, str(err))
+        row = unscored_row(record, Status.TIMEOUT, str(err))
     except Exception as err:  # a grader bug costs one question (null), never the run
-        row = undecided_row(record, f"internal error: {type(err).__name__}: {err}")
+        row = unscored_row(record, Status.INTERNAL_ERROR,
+                           f"internal error: {type(err).__name__}: {err}")
     row["seconds"] = round(watch.seconds, 4)
     return row
 
 
-def undecided_row(record: ArbRecord, reason: str) -> dict[str, Any]:
-    """The row of a question nothing was decided on: the time ran out (the shared
-    ``timeout``), or the grader failed (``reason`` says "internal error")."""
+def unscored_row(record: ArbRecord, status: Status, reason: str) -> dict[str, Any]:
+    """The row of a question no reading was reached on: the time ran out (``timeout``), or
+    the grader failed or its worker died (``internal-error``)."""
     return {**_base(record, None), "truth": None, "label": record.answer, "score": None,
-            "status": "undecided", "label_agrees": None, "label_why": reason, "reason": reason}
+            "status": status.value, "correct": None, "arb_outcome": status.value,
+            "label_agrees": None, "label_why": reason, "reason": reason}
+
+
+def unanswered_row(record: ArbRecord) -> dict[str, Any]:
+    """The row of a question without a response, made without grading: 0, ``unparsed`` (no
+    truth is recomputed and no label checked for it: ``arb check-labels`` checks them all)."""
+    return _read({**_base(record, None), "truth": None, "label": record.answer,
+                  "label_agrees": None, "seconds": 0.0}, "unparsed", 0, "no response")
+
+
+def _read(row: dict[str, Any], outcome: str, score: int | None, reason: str) -> dict[str, Any]:
+    """``row`` with the verdict of a reading: decided exactly when it is scored (1 or 0); a
+    reading without a score (``ambiguous``, ``unsupported``) decides nothing."""
+    decided = score is not None
+    return {**row, "score": score, "status": (Status.DECIDED if decided
+                                              else Status.UNSUPPORTED).value,
+            "correct": bool(score) if decided else None, "arb_outcome": outcome,
+            "reason": reason}
 
 
 def _score(record: ArbRecord, response: str | None, deadline: Deadline, catalog: Catalog,
@@ -145,27 +158,27 @@ def _score(record: ArbRecord, response: str | None, deadline: Deadline, catalog:
         row["context"] = truth.context
     deadline.check("reading the answer")
     if not truth.decided:
-        return {**row, "score": None, "status": truth.status, "reason": truth.reason}
+        return _read(row, truth.status, None, truth.reason)
     if response is None:
-        return {**row, "score": 0, "status": "unparsed", "reason": "no response"}
+        return _read(row, "unparsed", 0, "no response")
     if question is not None and question.answer == "bool":
         row["arb_keyword"] = arb_keyword(response)
     section = answer_section(response)
     if section is None:
-        return {**row, "score": 0, "status": "unparsed", "reason": "no [ANSWER] marker"}
+        return _read(row, "unparsed", 0, "no [ANSWER] marker")
     assert question is not None and instance is not None
     reading: Reading = read_value(question, instance, section)
     row["read_by_fallback"] = reading.fallback
     if reading.status == "unparsed":
-        return {**row, "score": 0, "status": "unparsed", "reason": reading.reason}
+        return _read(row, "unparsed", 0, reading.reason)
     if reading.status == "ambiguous":
-        return {**row, "score": None, "status": "ambiguous", "reason": reading.reason}
+        return _read(row, "ambiguous", None, reading.reason)
     value = reading.value
     row["answer"] = to_json(value)
     row.update(_lists(question, truth.value, value))
     correct = value == truth.value
-    return {**row, "score": int(correct), "status": "correct" if correct else "wrong",
-            "reason": truth.reason if correct else _why_wrong(truth, value)}
+    return _read(row, "correct" if correct else "wrong", int(correct),
+                 truth.reason if correct else _why_wrong(truth, value))
 
 
 def _why_wrong(truth: Truth, value: Any) -> str:
@@ -184,22 +197,25 @@ def label_row(record: ArbRecord, catalog: Catalog = BUILTIN,
               deadline: Deadline | None = None) -> dict[str, Any]:
     """The label check of one question within ``deadline`` (default: :data:`DEFAULT_TIMEOUT_S`
     of :data:`CLOCK` time): its row with ``label_agrees`` and, when false, ``label_why`` (and
-    ``status``: the truth's, when it cannot be recomputed)."""
+    ``arb_outcome``: the truth's, when it cannot be recomputed)."""
     watch = Stopwatch()
     deadline = deadline_for_item() if deadline is None else deadline
     try:
         with deadline.applied():
             question, instance, truth = grade_question(record, catalog)
             row = {**_base(record, question), "truth": to_json(truth.value),
-                   "label": record.answer, "status": truth.status, "reason": truth.reason}
+                   "label": record.answer, "status": (Status.DECIDED if truth.decided
+                                                      else Status.UNSUPPORTED).value,
+                   "arb_outcome": truth.status, "reason": truth.reason}
             if question is not None and instance is not None:
                 row.update(_label_check(question, truth, instance, record))
             else:
                 row.update({"label_agrees": None, "label_why": truth.reason})
     except ResourceLimitError as err:
-        row = undecided_row(record, str(err))
+        row = unscored_row(record, Status.TIMEOUT, str(err))
     except Exception as err:  # a grader bug costs one question, never the run
-        row = undecided_row(record, f"internal error: {type(err).__name__}: {err}")
+        row = unscored_row(record, Status.INTERNAL_ERROR,
+                           f"internal error: {type(err).__name__}: {err}")
     row["seconds"] = round(watch.seconds, 4)
     return row
 

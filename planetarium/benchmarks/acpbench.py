@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..acp.score import CLOCK
 from ..config import Check, at_least, setting
 from ..grading import Status
-from ..limits import Clock, Deadline
+from ..limits import Deadline
 from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
 
 if TYPE_CHECKING:
@@ -48,12 +49,15 @@ class AcpConfig(BenchmarkConfig):
     ``test``; null: every file); ``prompts``: the published prompt configs folder (default: found next to the
     data); ``tasks`` / ``kinds``: only these (empty: all); ``semantics`` and ``max_states``:
     how generative answers are graded (paper definitions or the published lookups; the exact
-    search budget per answer, beside ``timeout_s``)."""
+    search budget per answer, beside ``timeout_s``); ``just_rule``: which plans with steps removed
+``just`` counts (``acp score --just-rule``)."""
 
     prompts: str | None = None
     tasks: tuple[str, ...] = setting((), check=_subset(TASKS))
     kinds: tuple[str, ...] = setting((), check=_subset(KINDS))
     semantics: Literal["paper", "published"] = setting("paper", affects_output=False)
+    just_rule: Literal["subsequence", "one-or-two-consecutive"] = setting(
+        "subsequence", affects_output=False)
     max_states: int = setting(200_000, check=at_least(1), affects_output=False)
 
 
@@ -92,12 +96,21 @@ def _to_item(row: Row) -> AcpItem:
                    id=row["question_id"])
 
 
+def item_row(item: AcpItem) -> Row:
+    """A question as the benchmark's item: its fields, the published id as ``question_id``
+    and ``KIND/TASK/ID`` as ``id`` (published ids repeat across tasks)."""
+    return {**dataclasses.asdict(item), "question_id": item.id,
+            "id": f"{item.kind}/{item.task}/{item.id}"}
+
+
 class AcpBenchmark(Benchmark[AcpConfig]):
     name = "acpbench"
     config_type = AcpConfig
     metrics = ("parseable", "correct")
     breakdowns = (("kind",), ("kind", "task"))
-    clock = Clock.CPU
+    #: The exact searches decide the same questions on a busy machine as on an idle one: CPU
+    #: time (ACP's one clock constant, :data:`planetarium.acp.score.CLOCK`).
+    clock = CLOCK
 
     def load_items(self, config: AcpConfig) -> list[Row]:
         from ..acp.data import load_items, select_items, task_files
@@ -105,8 +118,7 @@ class AcpBenchmark(Benchmark[AcpConfig]):
         items = [item for path in task_files(config.dataset)
                  if None in config.split or path.name.split(".")[0] in config.split
                  for item in load_items(path)]  # a null split selects every file
-        return [{**dataclasses.asdict(item), "question_id": item.id,
-                 "id": f"{item.kind}/{item.task}/{item.id}"}
+        return [item_row(item)
                 for item in select_items(items, config.tasks, config.kinds, config.limit)]
 
     def messages(self, config: AcpConfig, item: Row) -> Messages:
@@ -133,7 +145,8 @@ class AcpBenchmark(Benchmark[AcpConfig]):
         watch = Stopwatch()
         try:
             question = _to_item(item)
-            graded = grade_answer(question, answer, deadline, rules=Rules(config.semantics),
+            graded = grade_answer(question, answer, deadline,
+                                  rules=Rules(config.semantics, config.just_rule),
                                   max_states=config.max_states)
         except Exception as err:  # a grader bug must cost one item, not the run
             return ItemResult(item["id"], Status.INTERNAL_ERROR, None,

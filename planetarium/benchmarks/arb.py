@@ -5,21 +5,21 @@ or a folder), selected by ``split`` (a file or folder name on the record's path;
 ``categories``, ``domain_names``, ``answer_types`` and ``limit``.  Prompts are ARB's zero-shot
 shape or the variant that constrains the answer (:mod:`planetarium.arb.prompts`).  Each answer
 is scored by :func:`planetarium.arb.score.score_record` against the answer recomputed by
-simulation; ARB's row word stays in ``arb_status`` and maps onto the shared status (correct,
-wrong and unparsed are decided; ambiguous and unsupported are unsupported; undecided is a
-timeout).  Results break down by category, domain, plan length, fluent type and sign.
+simulation, which gives the shared status itself; how the answer read (correct, wrong,
+unparsed, ambiguous, ...) stays in ``arb_outcome``.  Results break down by category, domain,
+plan length, fluent type and sign.
 
 ``grade`` grades one answer under the item's deadline (CPU time: :attr:`ArbBenchmark.clock`).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from ..arb.score import CLOCK
 from ..config import Check, setting
 from ..grading import Status
 from ..limits import Clock, Deadline
@@ -28,13 +28,12 @@ from ..presentation.pages import AnswerView, Fields, ItemView, Section, Text
 from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
 
 if TYPE_CHECKING:
-    from ..arb.catalog import Catalog
     from ..arb.records import ArbRecord
 
 CATEGORIES = ("fluent_tracking", "state_tracking", "action_executability", "effects",
               "numerical_reasoning", "composite", "object_tracking", "hallucination")
 #: The result-row keys kept beside the shared ones (what the report and the viewer read).
-_DETAILS = ("arb_status", "label_agrees", "label_why", "truth", "answer", "precision", "recall",
+_DETAILS = ("arb_outcome", "label", "label_agrees", "label_why", "truth", "answer", "precision", "recall",
             "f1", "missing", "extra", "frame", "read_by_fallback", "arb_keyword", "seconds")
 
 
@@ -62,13 +61,6 @@ class ArbConfig(BenchmarkConfig):
     instances: str | None = None
 
 
-@functools.lru_cache(maxsize=8)
-def _catalog(domains: str | None, instances: str | None) -> Catalog:
-    from ..arb.catalog import make_catalog
-
-    return make_catalog(domains, instances)
-
-
 def _selected(record: ArbRecord, config: ArbConfig) -> bool:
     if None not in config.split:
         parts = {p for p in Path(record.source.split(":")[0]).parts}
@@ -81,22 +73,19 @@ def _selected(record: ArbRecord, config: ArbConfig) -> bool:
 
 
 def result_from_row(item_id: str, row: dict[str, Any]) -> ItemResult:
-    """The shared result of one ARB row (its own words kept in ``arb_status``)."""
-    from ..arb.score import STATUS_TO_SHARED
-
-    status, correct = STATUS_TO_SHARED.get(row["status"], (Status.INTERNAL_ERROR, None))
+    """The shared result of one ARB row (how the answer read kept in ``arb_outcome``)."""
+    status, correct = Status(row["status"]), row["correct"]
     groups = {"category": row["category"], "domain": row["domain"],
               "plan_length": str(row["plan_length"]), "fluent_type": row["fluent_type"],
               "sign": row["sign"], "answer_type": row["answer_type"]}
-    details = {k: row[k] for k in _DETAILS if k in row and k != "arb_status"}
-    details["arb_status"] = row["status"]
+    details = {k: row[k] for k in _DETAILS if k in row}
     context = row.get("context") or {}
     details["view"] = {"question": row.get("question_text"), "state_before": context.get("before"),
                        "state_after": context.get("state"), "steps": context.get("steps"),
                        "truth": row.get("truth"), "answer": row.get("answer"),
                        "missing": row.get("missing"), "extra": row.get("extra"),
                        "label": row.get("label"), "label_agrees": row.get("label_agrees")}
-    parseable = None if status is not Status.DECIDED else row["status"] != "unparsed"
+    parseable = None if status is not Status.DECIDED else row["arb_outcome"] != "unparsed"
     return ItemResult(item_id, status, correct, str(row.get("reason", "")),
                       score=row.get("score"), metrics={"parseable": parseable,
                                                        "correct": correct},
@@ -110,8 +99,9 @@ class ArbBenchmark(Benchmark[ArbConfig]):
     breakdowns = (("category",), ("domain",), ("plan_length",), ("fluent_type",), ("sign",),
                   ("category", "domain"),
                   ("category", "domain", "plan_length", "fluent_type", "sign"))
-    #: Verdicts must not depend on load: the item's time is counted in CPU seconds.
-    clock: ClassVar[Clock] = Clock.CPU
+    #: Verdicts must not depend on load: the item's time is counted in CPU seconds (ARB's one
+    #: clock constant, :data:`planetarium.arb.score.CLOCK`).
+    clock: ClassVar[Clock] = CLOCK
 
     def load_items(self, config: ArbConfig) -> list[Row]:
         from ..arb.records import load_records
@@ -123,9 +113,10 @@ class ArbBenchmark(Benchmark[ArbConfig]):
         from ..arb.prompts import build_prompt, describe
         from ..arb.questions import QuestionNotUnderstood, parse_question
         from ..arb.records import ArbRecord
+        from ..arb.runner import catalog_for
 
         record = ArbRecord.from_row(item)
-        domain, book = _catalog(config.domains, config.instances).domains(record.domain,
+        domain, book = catalog_for(config.domains, config.instances).domains(record.domain,
                                                                           record.layout)
         try:
             kind = parse_question(record).answer
@@ -147,12 +138,13 @@ class ArbBenchmark(Benchmark[ArbConfig]):
               explain: bool = False) -> ItemResult:
         """One answer against the recomputed truth (never raises on a hostile answer)."""
         from ..arb.records import ArbRecord
+        from ..arb.runner import catalog_for
         from ..arb.score import score_record
 
         try:
             record = ArbRecord.from_row(item)
             row = score_record(record, answer, deadline,
-                               _catalog(config.domains, config.instances))
+                               catalog_for(config.domains, config.instances))
             row["question_text"] = record.question
             return result_from_row(str(item["id"]), row)
         except Exception as err:  # a grader bug must cost one item, not the run
@@ -174,7 +166,7 @@ class ArbBenchmark(Benchmark[ArbConfig]):
                         reference=view.reference)
 
     def view_answer(self, row: Row, answer: str) -> AnswerView:
-        """Status in ARB's words; the actions taken, the states before and after, the
+        """How the answer read (ARB's outcome); the actions taken, the states before and after, the
         recomputed answer and the answer's missing and extra items."""
         base = pages.default_answer_view(row, self.metrics)
         view = row.get("view") or {}
@@ -197,17 +189,17 @@ class ArbBenchmark(Benchmark[ArbConfig]):
             ("missing", listed(view.get("missing"))), ("extra", listed(view.get("extra"))),
             ("stored label", listed(view.get("label"))),
             ("stored label agrees", pages.yes_no(view.get("label_agrees"))))))
-        status = str(row.get("arb_status") or base.status)
+        status = str(row.get("arb_outcome") or base.status)
         return AnswerView(status, base.tone, base.categories, tuple(sections))
 
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """ARB's own true/false accuracy (its keyword rule; both/neither dropped), the stored
-        labels that disagree with the recomputed answers, and the statuses in ARB's words."""
+        labels that disagree with the recomputed answers, and how the answers read."""
         from collections import Counter
 
         keyword = [r for r in results if r.get("arb_keyword") in ("True", "False")]
         tf = [r for r in results if "arb_keyword" in r]
-        return {"arb_statuses": dict(Counter(r.get("arb_status") for r in results)),
+        return {"arb_outcomes": dict(Counter(r.get("arb_outcome") for r in results)),
                 "label_disagreements": sum(r.get("label_agrees") is False for r in results),
                 "arb_keyword_accuracy": {
                     "note": "ARB's own reading: keyword 'true'/'false', both or neither dropped, "

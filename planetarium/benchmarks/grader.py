@@ -73,12 +73,14 @@ class ItemGrader(Generic[ConfigT]):
         return result
 
     def grade_many(self, items: Iterable[Row], answers: Iterable[str], *, skip: int = 0,
-                   total: int | None = None, progress: bool = False) -> Iterator[ItemResult]:
+                   total: int | None = None, progress: bool = False, label: str | None = None,
+                   unit: str = "answer") -> Iterator[ItemResult]:
         """One result per (item, answer), in order; ``skip``: pairs a resumed run already
-        graded (not graded again); ``progress``: a bar labelled with the benchmark's name."""
+        graded (not graded again); ``progress``: a bar labelled ``label`` (default: with the
+        benchmark's name), counting ``unit``."""
         jobs = zip(items, answers, strict=True)
         return self.loop.run(jobs, skip=skip, total=total, progress=progress,
-                             label=f"grading {self.benchmark.name}", unit="answer")
+                             label=label or f"grading {self.benchmark.name}", unit=unit)
 
     def close(self) -> None:
         self.loop.close()

@@ -1,7 +1,7 @@
-"""The pinned Planetarium prompt moved to :mod:`planetarium.benchmarks.prompts` (the benchmark
+"""The pinned Planetarium prompt moved to :mod:`planetarium.benchmarks.planetarium.prompts` (the benchmark
 owns its prompt); this name stays importable for fine-tuning scripts and notebooks."""
 
-from ..benchmarks.prompts import (  # noqa: F401
+from ..benchmarks.planetarium.prompts import (  # noqa: F401
     DOMAIN_PROMPT,
     PROBLEM_PROMPT,
     PROMPT_TEMPLATE,

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..benchmarks import Benchmark, get_benchmark
-from ..benchmarks.prompts import prompt_hash
+from ..benchmarks.planetarium.prompts import prompt_hash
 from ..config import ConfigError, output_shaping
 from ..limits import Stopwatch, unix_time
 from .backends.base import ids_hash

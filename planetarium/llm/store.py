@@ -103,13 +103,17 @@ class CompletionLog:
         self.records = self._recover()
 
     def _recover(self) -> list[dict[str, Any]]:
-        """Drop a torn last line left by a killed writer, then read the finished ones."""
-        data = self.path.read_bytes()
-        end = data.rfind(b"\n") + 1
-        if end < len(data):
-            os.ftruncate(self._fd, end)
-            os.fsync(self._fd)
-        return _decode_lines(data[:end], self.path, ("id",))
+        """The finished lines, a torn last line left by a killed writer cut off: what
+        ``eval run`` resumes from, read like every resumed output
+        (:func:`planetarium.resume.done_rows`)."""
+        from ..resume import done_rows, has_keys
+
+        try:
+            records = [row for _, row in done_rows(self.path, has_keys("id"))]
+        except ValueError as err:  # a bad complete line is damage we must not paper over
+            raise RunDirError(f"{self.path} is damaged: {err}") from err
+        os.fsync(self._fd)
+        return records
 
     def finished_ids(self) -> set[str]:
         return {record["id"] for record in self.records}
@@ -135,7 +139,7 @@ class CompletionLog:
 
 class ResultLog:
     """A results file written one line per graded item as grading goes, so a killed grading
-    keeps what it finished; an exclusive lock while open.
+    keeps what it finished; an exclusive lock while open (:func:`planetarium.resume.open_output`).
 
     ``resume``: keep the rows already there (a torn last line is cut off) and return their
     count from :meth:`resume`, which checks that they answer the first items of ``ids``, in
@@ -143,32 +147,25 @@ class ResultLog:
     """
 
     def __init__(self, path: str | Path, *, resume: bool = False) -> None:
+        from ..resume import OutputBusyError, open_output
+
         self.path = Path(path)
-        self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as err:
-            os.close(self._fd)
-            raise RunDirError(f"{self.path}: another grading is writing it") from err
-        if not resume:
-            os.ftruncate(self._fd, 0)
+            self._sink = open_output(self.path, resume, "grading")
+        except OutputBusyError as err:
+            raise RunDirError(str(err)) from err
+        self._fd = self._sink.fileno()
 
     def resume(self, ids: list[str]) -> int:
-        """How many rows the file holds, after checking they are the results of ``ids[:n]``."""
-        from ..batch import item_key, resume_output
+        """How many rows the file holds, after checking they are the results of ``ids[:n]``
+        (:func:`planetarium.resume.kept_rows`)."""
+        from ..batch import is_result_row
+        from ..resume import kept_rows
 
         try:
-            done = [row.key for row in resume_output(self.path).rows]
+            return len(kept_rows(self.path, ids, lambda row: str(row["id"]), is_result_row))
         except ValueError as err:
             raise RunDirError(f"cannot resume: {err}") from err
-        if len(done) > len(ids):
-            raise RunDirError(f"cannot resume: {self.path} has {len(done)} rows for "
-                              f"{len(ids)} answers")
-        for number, (key, item_id) in enumerate(zip(done, ids[: len(done)], strict=True), 1):
-            if key != item_key({"id": item_id}):
-                raise RunDirError(f"cannot resume: {self.path}, row {number} grades {key}, not "
-                                  f"answer {number} (id {item_id!r}); grade again without --resume")
-        return len(done)
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one row as a whole line in one system call (a kill leaves no partial row
@@ -179,7 +176,7 @@ class ResultLog:
 
     def close(self) -> None:
         os.fsync(self._fd)
-        os.close(self._fd)
+        self._sink.close()
 
     def __enter__(self) -> ResultLog:
         return self

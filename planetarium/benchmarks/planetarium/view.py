@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..dataset.splits import size_bin
-from ..presentation.pages import (
+from ...dataset.splits import size_bin
+from ...presentation.pages import (
     CORRECT,
     FAILED_FIRST,
     FAILED_LAST,
@@ -32,8 +32,8 @@ from ..presentation.pages import (
     Section,
     Text,
 )
-from .planetarium_report import abstractness
-from .planetarium_verdicts import ALL_MODES, passed
+from .report import abstractness
+from .verdicts import ALL_MODES, passed
 
 Row = dict[str, Any]
 #: The grading mode the index and the badge follow (the paper's headline).

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..presentation.plots import Figure, bars, panels, pyplot, save
-from ..presentation.tables import Axis, ReportRun, cells
-from .planetarium_report import AXES, CATEGORY_COLUMNS, CORRECT, category_rates, rate
-from .planetarium_verdicts import STAGES
+from ...presentation.plots import Figure, bars, panels, pyplot, save
+from ...presentation.tables import Axis, ReportRun, cells
+from .report import AXES, CATEGORY_COLUMNS, CORRECT, category_rates, rate
+from .verdicts import STAGES
 
 STAGE_COLOURS = {"parseable": "#4c72b0", "solvable": "#dd8452", "correct": "#55a868",
                  "correct (relaxed typing)": "#8172b3"}

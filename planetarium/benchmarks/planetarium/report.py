@@ -1,7 +1,7 @@
 """The Planetarium benchmark's report: the paper's tables, error categories and notes
-(:mod:`.planetarium_hooks` hands them to ``eval report``).
+(:mod:`.hooks` hands them to ``eval report``).
 
-A run's rows hold one verdict per grading mode (:mod:`.planetarium_verdicts`).  Tables give,
+A run's rows hold one verdict per grading mode (:mod:`.verdicts`).  Tables give,
 for strict and relaxed typing (and anchored names where graded), the stage rates overall and by
 the paper's breakdowns — domain, abstractness class (explicit or abstract description of the
 initial state, then of the goal) and size (initial + goal propositions of the ground truth, in
@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..dataset import splits
-from ..equivalence.explain import CATEGORIES
-from ..presentation.stats import Rate
-from ..presentation.tables import (
+from ...dataset import splits
+from ...equivalence.explain import CATEGORIES
+from ...presentation.stats import Rate
+from ...presentation.tables import (
     Axis,
     ReportRun,
     Table,
@@ -27,8 +27,8 @@ from ..presentation.tables import (
     common_reasons,
     paired_table,
 )
-from ..presentation.tables import item_key as whole_row
-from .planetarium_verdicts import ANCHORED, MODES, STAGES, passed, undecided
+from ...presentation.tables import item_key as whole_row
+from .verdicts import ANCHORED, MODES, STAGES, passed, undecided
 
 Row = dict[str, Any]
 

@@ -26,18 +26,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..config import ConfigError, at_least, setting
-from ..grading import GradeOptions, GradeResult, Stage, Status
-from ..limits import Deadline
-from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
-from .planetarium_hooks import PlanetariumPresentation
-from .planetarium_verdicts import ALL_MODES, ANCHORED, STAGES, VERDICT_KEYS, passed, undecided
+from ...config import ConfigError, at_least, setting
+from ...grading import GradeOptions, GradeResult, Stage, Status
+from ...limits import Deadline
+from ..base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
+from .hooks import PlanetariumPresentation
 from .prompts import build_messages, prompt_template_hash
+from .verdicts import ALL_MODES, ANCHORED, STAGES, VERDICT_KEYS, passed, undecided
 
 
 def _splits(value: tuple[str | None, ...]) -> str | None:
     """Each entry a split selector (``heldout:test``, ``random:3+domain:gripper``) or null."""
-    from ..dataset.splits import split_problem
+    from ...dataset.splits import split_problem
 
     if not value:
         return "at least one split (null selects every row)"
@@ -57,7 +57,7 @@ class PlanetariumConfig(BenchmarkConfig):
 def text_anchors(problem_pddl: object, text: str) -> list[str]:
     """Ground-truth objects that the description names (whole words, any letter case): an
     explicit description pins them, so the anchored score keeps their names."""
-    from ..grading import prepared_truth
+    from ...grading import prepared_truth
 
     if not isinstance(problem_pddl, str):
         return []  # grading reports the unusable ground truth itself
@@ -77,7 +77,7 @@ def _verdict(result: GradeResult) -> dict[str, Any]:
 
 @functools.cache
 def _domain_pddl(name: str) -> str:
-    from ..domains import get_domain
+    from ...domains import get_domain
 
     return get_domain(name).pddl
 
@@ -100,7 +100,7 @@ def typing_cannot_matter(strict: GradeResult) -> bool:
     either way, so a text read with strict typing reads the same with it relaxed
     (tests/test_truths.py checks this on every built-in domain), and nothing after
     reading looks at the option."""
-    from ..domains import get_domain
+    from ...domains import get_domain
 
     return (strict.parseable is True and strict.domain is not None
             and not get_domain(strict.domain).definition.typed)
@@ -128,7 +128,7 @@ class PlanetariumBenchmark(PlanetariumPresentation, Benchmark[PlanetariumConfig]
 
     def load_items(self, config: PlanetariumConfig) -> list[Row]:
         """The rows of the configured splits, in dataset order, sampled and limited if asked."""
-        from ..dataset import load_rows
+        from ...dataset import load_rows
 
         rows: dict[str, Row] = {}
         for split in config.split:
@@ -156,7 +156,7 @@ class PlanetariumBenchmark(PlanetariumPresentation, Benchmark[PlanetariumConfig]
     def grade(self, config: PlanetariumConfig, item: Row, answer: str, deadline: Deadline, *,
               explain: bool = False) -> ItemResult:
         """The three modes under the item's one deadline (see the module docstring)."""
-        from ..batch import grade_item
+        from ...batch import grade_item
 
         job = {"id": str(item["id"]), "gt": item["problem_pddl"], "pred": answer,
                "is_placeholder": bool(item.get("is_placeholder", False))}

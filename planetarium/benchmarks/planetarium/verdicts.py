@@ -4,8 +4,8 @@ Every answer is graded in several *modes* (strict typing, relaxed typing, anchor
 mode's verdict holds ``parseable``, ``solvable`` and ``equivalent`` as true, false or null
 (undecided: a time limit, an unsupported feature).  The stages form a chain: *solvable* counts
 verdicts that parse and are solvable, *correct* those also equivalent to the ground truth.  The
-benchmark (:mod:`.planetarium`) and its report, figures and viewer pages (:mod:`.planetarium_report`,
-:mod:`.planetarium_figures`, :mod:`.planetarium_view`) read verdicts through this module only.
+benchmark (:mod:`.benchmark`) and its report, figures and viewer pages (:mod:`.report`,
+:mod:`.figures`, :mod:`.view`) read verdicts through this module only.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """What the Planetarium benchmark shows: the presentation hooks of
-:class:`~.planetarium.PlanetariumBenchmark`.
+:class:`~.benchmark.PlanetariumBenchmark`.
 
 ``eval report`` gets its grading modes' tables, the paper's breakdowns and error categories
-(:mod:`.planetarium_report`) and the paper's figures (:mod:`.planetarium_figures`); ``eval
-view`` its item and answer pages (:mod:`.planetarium_view`); the harness adapters the published
+(:mod:`.report`) and the paper's figures (:mod:`.figures`); ``eval
+view`` its item and answer pages (:mod:`.view`); the harness adapters the published
 dataset, the answer budget, the ground truth as reference and one lm-eval task per domain.
 """
 
@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..dataset.sources import PUBLISHED_ID
-from ..presentation.pages import AnswerView, ItemView
-from ..presentation.plots import Figure
-from ..presentation.tables import ReportRun, Table
-from . import planetarium_report as report
-from .hooks import PresentationHooks
+from ...dataset.sources import PUBLISHED_ID
+from ...presentation.pages import AnswerView, ItemView
+from ...presentation.plots import Figure
+from ...presentation.tables import ReportRun, Table
+from ..hooks import PresentationHooks
+from . import report
 
 Row = dict[str, Any]
 
@@ -36,7 +36,7 @@ class PlanetariumPresentation(PresentationHooks):
         return report.paper_tables(runs)
 
     def report_figures(self) -> Mapping[str, Figure]:
-        from .planetarium_figures import FIGURES
+        from .figures import FIGURES
 
         return FIGURES
 
@@ -53,12 +53,12 @@ class PlanetariumPresentation(PresentationHooks):
         return str(item.get("problem_pddl") or "")
 
     def view_item(self, config: Any, item: Row, groups: Mapping[str, Any]) -> ItemView:
-        from .planetarium_view import item_view
+        from .view import item_view
 
         return item_view(item)
 
     def view_answer(self, row: Row, answer: str) -> AnswerView:
-        from .planetarium_view import answer_view
+        from .view import answer_view
 
         return answer_view(row, answer)
 
