@@ -98,19 +98,25 @@ def test_final_layout_reads_the_instance_from_its_english_or_from_instance_files
         assert row["status"] == "correct", (raw["question"], row)
 
 
-def test_true_false_answers_last_standalone_word_counts_and_the_rest_is_unparsed():
+def test_true_false_answers_are_read_in_the_answers_own_words():
+    """Verdicts as a careful human reads them (issue 38): yes/no, (not) possible, a stated
+    verdict over its explanation's words, final-answer lines without the marker; two
+    contradicting final verdicts, both words unstated, or none: unparsed."""
     raw = next(r for r in _renderer("blocksworld", "2024").questions(1)
                if r["question_name"] == "holds" and r["answer"] == "True")
     right = _score(raw, "[REASON] it is false that it is not... [ANSWER]\nTrue")
     assert right["status"] == "correct" and right["score"] == 1
     negated = _score(raw, "[ANSWER] False")
     assert negated["status"] == "wrong" and negated["score"] == 0
-    last_line = _score(raw, "[ANSWER]\nFalse\n**True**")
-    assert last_line["score"] == 1
-    sentence = _score(raw, "[ANSWER] The statement is true.")
-    assert sentence["score"] == 1
+    for text, value in (("[ANSWER] The statement is true.", 1), ("[ANSWER] Yes.", 1),
+                        ("[ANSWER] No, it is not.", 0), ("True", 1), ("Final answer: True", 1),
+                        ("The hand moved b3... **Answer:** True", 1),
+                        ("[ANSWER] False - the block is still on the table, so the claim is "
+                         "not true.", 0),
+                        ("## Final Answer\nNo", 0)):
+        assert _score(raw, text)["score"] == value, text
     for text, why in (("[ANSWER] True or False", "both"), ("[ANSWER] maybe", "neither"),
-                      ("True", "no [ANSWER]")):
+                      ("[ANSWER]\nFalse\n**True**", "contradict")):
         row = _score(raw, text)
         assert (row["status"], row["score"]) == ("unparsed", 0) and why in row["reason"], row
     assert _score(raw, None)["status"] == "unparsed"

@@ -28,17 +28,21 @@ from typing import Any
 from .instance import Instance
 from .questions import Question
 from .reader import Item, normalize, read_list, segments
+from .numerals import numbers
 from .truth import NONE
+from .verdicts import clean as _clean
+from .verdicts import verdict
 
 MARKER = "[answer]"
 MAX_ANSWER_CHARS = 200_000
-_NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
-_DECOR = re.compile(r"[*`#>]+|(?<![\w])_+|_+(?![\w])")  # markdown; not the _ inside a name
-_LEAD = re.compile(r"^\s*(?:final\s+)?answer\s*[:\-]\s*", re.IGNORECASE)
+_NONE_COUNT = re.compile(r"^(?:none|there (?:is|are) none|there (?:is|are) no inexecutable "
+                         r"actions?|no (?:action|step) is inexecutable|every action (?:is|can be)"
+                         r" executable|all (?:of )?actions (?:are|can be) (?:executable|executed))"
+                         r"\b")
+_STATED = re.compile(r"(?:answer|total|count|number|result)\b[^.]*?(?:is|:|=|of)\s*$|=\s*$")
+_FINAL = re.compile(r"^[\s>*#_]*(?:the\s+)?final\s+answer\b[\s*_:]*(?:is\b)?[\s*_:]*"
+                    r"|^[\s>*#_]*answer[\s*_]*:[\s*_]*", re.IGNORECASE | re.MULTILINE)
 _WORD = re.compile(r"[a-z]+")
-_INT = re.compile(r"(?<![\w.])-?\d+(?![\w.]|\.\d)")
 _NAME = re.compile(r"[a-z0-9][\w-]*")
 
 
@@ -57,28 +61,25 @@ class Reading:
         return sum(i.how == "fallback" for i in self.items)
 
 
-def answer_section(response: str) -> str | None:
-    """The text after the last ``[ANSWER]`` marker (any case); None without one."""
+def answer_section(response: str) -> str:
+    """The answer part of a response: the text after the last ``[ANSWER]`` marker (any case);
+    without one, after the last "Final answer:" or "Answer:" (bold and heading forms too);
+    without either, the whole response."""
     at = response.lower().rfind(MARKER)
-    return None if at < 0 else response[at + len(MARKER):]
-
-
-def _clean(text: str) -> str:
-    text = _DECOR.sub(" ", text)
-    return _LEAD.sub("", text.strip()).strip()
+    if at >= 0:
+        return response[at + len(MARKER):]
+    leads = list(_FINAL.finditer(response))
+    if leads:
+        return response[leads[-1].end():]
+    return response
 
 
 def read_bool(text: str) -> Reading:
-    lines = [_clean(line).strip(" .!:;,\"'()[]").lower() for line in text.splitlines()]
-    alone = [line for line in lines if line in ("true", "false")]
-    if alone:
-        return Reading("read", alone[-1] == "true")
-    words = set(_WORD.findall(text.lower()))
-    found = words & {"true", "false"}
-    if len(found) == 1:
-        return Reading("read", found.pop() == "true")
-    return Reading("unparsed", reason="both 'true' and 'false' in the answer" if found
-                   else "neither 'true' nor 'false' in the answer")
+    """A verdict in the answer's own words (:mod:`.verdicts`)."""
+    value, why = verdict(text)
+    if value is None:
+        return Reading("unparsed", reason=why)
+    return Reading("read", value)
 
 
 def arb_keyword(response: str) -> str:
@@ -101,16 +102,40 @@ def _is_none(text: str) -> bool:
 
 
 def read_count(text: str, none_allowed: bool) -> Reading:
+    """A count: "None", or the answer's number in digits or words (:mod:`.numerals`): the one
+    a line holds alone, else the one the answer opens with, else the one after "answer is" or
+    "total ... is", else the only number in the answer."""
     cleaned = normalize(_clean(text))
-    if cleaned == "none":
+    if _NONE_COUNT.match(cleaned):
         return Reading("read", NONE if none_allowed else 0)
-    if cleaned in _NUMBER_WORDS:
-        return Reading("read", _NUMBER_WORDS[cleaned])
-    numbers = _INT.findall(cleaned)
-    if len(set(numbers)) == 1:
-        return Reading("read", int(numbers[0]))
-    return Reading("unparsed", reason="no single integer in the answer" if not numbers
-                   else "several numbers in the answer")
+    found = numbers(cleaned)
+    if any(n.value is None for n in found):
+        return Reading("unparsed", reason="a number too large to read as a count")
+    for candidates in _count_candidates(text, cleaned, found):
+        values = {n.value for n in candidates}
+        if len(values) == 1:
+            return Reading("read", values.pop())
+        if len(values) > 1:
+            return Reading("unparsed", reason="the answer gives several counts")
+    return Reading("unparsed", reason="no number in the answer" if not found
+                   else "several numbers in the answer, none stated as the count")
+
+
+def _count_candidates(text: str, cleaned: str, found: list) -> list[list]:
+    """Numbers by how plainly each is the answer, most plainly first."""
+    alone = []
+    for line in text.splitlines():
+        line = normalize(_clean(line))
+        inline = numbers(line)
+        if len(inline) == 1:
+            rest = line[:inline[0].start] + line[inline[0].end:]
+            if not _WORD.search(rest):
+                alone.extend(inline)
+    clause = re.split(r"[.;:,(]", cleaned, maxsplit=1)[0]
+    opening = [n for n in found[:1] if not _WORD.search(cleaned[:n.start])
+               and len(numbers(clause)) == 1]
+    stated = [n for n in found if _STATED.search(cleaned[max(0, n.start - 40):n.start])]
+    return [alone, opening, stated, found]
 
 
 def _names(text: str) -> list[str]:

@@ -151,8 +151,6 @@ def _score(record: ArbRecord, response: str | None, deadline: Deadline, catalog:
     if question is not None and question.answer == "bool":
         row["arb_keyword"] = arb_keyword(response)
     section = answer_section(response)
-    if section is None:
-        return {**row, "score": 0, "status": "unparsed", "reason": "no [ANSWER] marker"}
     assert question is not None and instance is not None
     reading: Reading = read_value(question, instance, section)
     row["read_by_fallback"] = reading.fallback
