@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .instance import Instance
+from .numerals import numbers
 from .questions import Question
 from .reader import Item, normalize, read_list, segments
-from .numerals import numbers
 from .truth import NONE
 from .verdicts import clean as _clean
 from .verdicts import verdict
@@ -55,6 +55,9 @@ class Reading:
     value: Any = None
     reason: str = ""
     items: tuple[Item, ...] = ()
+    #: an ambiguous list's possible sets, one per reading (empty: too many to try, or an
+    #: ambiguous split)
+    alternatives: tuple[frozenset, ...] = ()
 
     @property
     def fallback(self) -> int:
@@ -138,6 +141,35 @@ def _count_candidates(text: str, cleaned: str, found: list) -> list[list]:
     return [alone, opening, stated, found]
 
 
+#: At most this many readings of an answer's list are tried.
+MAX_READINGS = 64
+
+
+def readings_of(items: tuple[Item, ...]) -> tuple[frozenset, ...]:
+    """The sets a list with items of several meanings can name: each item one of its meanings,
+    no two items the same one (nobody lists one action twice: "truck is driven from l0_0 to
+    l0_1" written twice names both trucks); empty when there are too many to try."""
+    fixed = frozenset(next(iter(i.meanings)) for i in items if len(i.meanings) == 1)
+    open_items = [(i.meanings - fixed) or i.meanings for i in items if len(i.meanings) > 1]
+    found: set[frozenset] = set()
+    tried = 0
+
+    def assign(index: int, taken: frozenset) -> bool:
+        nonlocal tried
+        tried += 1
+        if tried > MAX_READINGS * 16:
+            return False
+        if index == len(open_items):
+            found.add(fixed | taken)
+            return len(found) <= MAX_READINGS
+        options = open_items[index] - taken or open_items[index]
+        return all(assign(index + 1, taken | {m}) for m in sorted(options, key=repr))
+
+    if not assign(0, frozenset()):
+        return ()
+    return tuple(sorted(found, key=lambda s: sorted(map(repr, s))))
+
+
 def _names(text: str) -> list[str]:
     names: list[str] = []
     for line in text.splitlines():
@@ -171,7 +203,10 @@ def read_value(question: Question, instance: Instance, text: str, *, lines: bool
             which = next((i for i in reading.items if i.ambiguous), None)
             reason = (f"{which.text!r} reads more than one way" if which
                       else "the list splits into items in more than one way")
-            return Reading("ambiguous", reason=reason, items=reading.items)
+            sets = () if reading.ambiguous_split else readings_of(reading.items)
+            if len(sets) == 1:
+                return Reading("read", sets[0], items=reading.items)
+            return Reading("ambiguous", reason=reason, items=reading.items, alternatives=sets)
         return Reading("read", reading.meaning_set(), items=reading.items)
     if kind == "text":
         items = [normalize(_clean(line)) for line in text.splitlines() if normalize(_clean(line))]

@@ -12,7 +12,11 @@ it returns is ARB's own vocabulary:
   grader cannot take: not ARB's template, a false premise, an unknown domain: null);
   ``undecided`` (the time limit ran out: null);
 - ``label_agrees``: whether the stored label equals the recomputed answer (null when either is
-  unknown), and when it does not, ``label_why`` with the certificate (state, fact, action).
+  unknown), and when it does not, ``label_why`` with the certificate (state, fact, action);
+- ``ill_posed``: for a question whose text does not say what the generator asked
+  (:data:`~.questions.ILL_POSED`) and whose readings differ, the family and both readings; the
+  score follows the text as written, and the label is not checked (it answers the other
+  reading).
 
 :data:`STATUS_TO_SHARED` maps these onto :class:`planetarium.grading.Status` for the benchmark.
 """
@@ -29,7 +33,7 @@ from ..limits import Clock, Deadline, Stopwatch
 from .answers import Reading, answer_section, arb_keyword, read_value
 from .catalog import BUILTIN, Catalog
 from .instance import Instance, InstanceError, instance_for
-from .questions import Question, QuestionNotUnderstood, parse_question
+from .questions import ILL_POSED, Question, QuestionNotUnderstood, parse_question
 from .records import ArbDataError, ArbRecord
 from .truth import Truth, asp, recompute
 
@@ -78,8 +82,21 @@ def _base(record: ArbRecord, question: Question | None) -> dict[str, Any]:
             "layout": record.layout}
 
 
+def _ill_posed(truth: Truth) -> dict[str, Any]:
+    """An ill-posed question's family and both readings (empty for a well-posed one)."""
+    if truth.ill_posed is None:
+        return {}
+    family, meant = truth.ill_posed
+    return {"ill_posed": {"family": family, "why": ILL_POSED[family],
+                          "readings": {"as written": to_json(truth.value),
+                                       "as generated": to_json(meant)}}}
+
+
 def _label_check(question: Question, truth: Truth, instance: Instance,
                  record: ArbRecord) -> dict[str, Any]:
+    if truth.ill_posed is not None:  # the label answers a question the text does not ask
+        return {"label_agrees": None, "label_why": f"ill-posed question ({truth.ill_posed[0]}): "
+                "the text does not say what the generator asked"}
     label = read_value(question, instance, record.answer, lines=False, use_fallback=False)
     if not truth.decided or label.status != "read":
         reason = (truth.reason if not truth.decided
@@ -136,7 +153,7 @@ def _score(record: ArbRecord, response: str | None, deadline: Deadline, catalog:
            check_label: bool) -> dict[str, Any]:
     question, instance, truth = grade_question(record, catalog)
     row = _base(record, question)
-    row.update({"truth": to_json(truth.value), "label": record.answer})
+    row.update({"truth": to_json(truth.value), "label": record.answer, **_ill_posed(truth)})
     if check_label and question is not None and instance is not None:
         row.update(_label_check(question, truth, instance, record))
     else:
@@ -144,7 +161,7 @@ def _score(record: ArbRecord, response: str | None, deadline: Deadline, catalog:
     if truth.context:
         row["context"] = truth.context
     deadline.check("reading the answer")
-    if not truth.decided:
+    if not truth.decided and not truth.alternatives:
         return {**row, "score": None, "status": truth.status, "reason": truth.reason}
     if response is None:
         return {**row, "score": 0, "status": "unparsed", "reason": "no response"}
@@ -156,14 +173,37 @@ def _score(record: ArbRecord, response: str | None, deadline: Deadline, catalog:
     row["read_by_fallback"] = reading.fallback
     if reading.status == "unparsed":
         return {**row, "score": 0, "status": "unparsed", "reason": reading.reason}
-    if reading.status == "ambiguous":
-        return {**row, "score": None, "status": "ambiguous", "reason": reading.reason}
-    value = reading.value
+    truths = (truth.value,) if truth.decided else truth.alternatives
+    answers = (reading.value,) if reading.status == "read" else reading.alternatives
+    outcome = judge(truths, answers)
+    if outcome is None:
+        reason = reading.reason if reading.status == "ambiguous" else truth.reason
+        return {**row, "score": None, "status": "ambiguous", "reason": reason}
+    value = next((a for a in answers if a in truths), answers[0])
+    expected = value if value in truths else truths[0]
     row["answer"] = to_json(value)
-    row.update(_lists(question, truth.value, value))
-    correct = value == truth.value
-    return {**row, "score": int(correct), "status": "correct" if correct else "wrong",
-            "reason": truth.reason if correct else _why_wrong(truth, value)}
+    row.update(_lists(question, expected, value))
+    return {**row, "score": int(outcome), "status": "correct" if outcome else "wrong",
+            "reason": (truth.reason if truth.decided else "right under every reading: "
+                       + truth.reason) if outcome else _why_wrong(Truth("decided", expected,
+                                                                          truth.reason), value)}
+
+
+def judge(truths: tuple, answers: tuple) -> bool | None:
+    """Whether an answer is right when the question or the answer reads several ways: right if
+    the answer's readings meet every reading of the question (an answer that repeats the
+    question's open wording is right whichever is meant); wrong if no reading of the answer is
+    any reading's truth; otherwise it depends on which is meant (None)."""
+    if not answers or not truths:
+        return None
+    if len(truths) == 1 and len(answers) > 1:
+        hits = {a == truths[0] for a in answers}
+        return hits.pop() if len(hits) == 1 else None
+    if all(t in answers for t in truths):
+        return True
+    if not any(a in truths for a in answers):
+        return False
+    return None
 
 
 def _why_wrong(truth: Truth, value: Any) -> str:
@@ -189,7 +229,8 @@ def label_row(record: ArbRecord, catalog: Catalog = BUILTIN,
         with deadline.applied():
             question, instance, truth = grade_question(record, catalog)
             row = {**_base(record, question), "truth": to_json(truth.value),
-                   "label": record.answer, "status": truth.status, "reason": truth.reason}
+                   "label": record.answer, "status": truth.status, "reason": truth.reason,
+                   **_ill_posed(truth)}
             if question is not None and instance is not None:
                 row.update(_label_check(question, truth, instance, record))
             else:
