@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .instance import Instance
+from .names import made_up, objects_named, types_named
 from .numerals import numbers
 from .questions import Question
-from .reader import Item, normalize, read_list, segments
+from .reader import Item, normalize, read_list
 from .truth import NONE
 from .verdicts import clean as _clean
 from .verdicts import verdict
@@ -39,11 +40,15 @@ _NONE_COUNT = re.compile(r"^(?:none|there (?:is|are) none|there (?:is|are) no in
                          r"actions?|no (?:action|step) is inexecutable|every action (?:is|can be)"
                          r" executable|all (?:of )?actions (?:are|can be) (?:executable|executed))"
                          r"\b")
+_NONE_LIST = re.compile(r"^(?:none\b(?:\s*(?:[-.,;:(\u2013\u2014]|$).*)?|(?:there (?:is|are|were) )?"
+                        r"(?:none|no (?:(?:inexecutable|infeasible|executable|undefined|such|valid)"
+                        r" )?(?:actions?|steps?|propert(?:y|ies)|objects?|one))\b(?:[^a-z].*)?"
+                        r"|(?:all|every|each) (?:of )?(?:the )?actions? (?:is|are|can be) "
+                        r"(?:executable|executed|defined)\b.*)$", re.DOTALL)
 _STATED = re.compile(r"(?:answer|total|count|number|result)\b[^.]*?(?:is|:|=|of)\s*$|=\s*$")
 _FINAL = re.compile(r"^[\s>*#_]*(?:the\s+)?final\s+answer\b[\s*_:]*(?:is\b)?[\s*_:]*"
                     r"|^[\s>*#_]*answer[\s*_]*:[\s*_]*", re.IGNORECASE | re.MULTILINE)
 _WORD = re.compile(r"[a-z]+")
-_NAME = re.compile(r"[a-z0-9][\w-]*")
 
 
 @dataclass(frozen=True)
@@ -101,17 +106,19 @@ def arb_keyword(response: str) -> str:
 
 
 def _is_none(text: str) -> bool:
-    return normalize(_clean(text)) in ("none", "none.")
+    """Whether a list answer says there is nothing ("None", "None - both can be executed",
+    "There is no inexecutable action", "There are none")."""
+    return bool(_NONE_LIST.match(normalize(_clean(text))))
 
 
 def read_count(text: str, none_allowed: bool) -> Reading:
-    """A count: "None", or the answer's number in digits or words (:mod:`.numerals`): the one
-    a line holds alone, else the one the answer opens with, else the one after "answer is" or
-    "total ... is", else the only number in the answer."""
+    """A count: the answer's number in digits or words (:mod:`.numerals`): the one a line holds
+    alone, else the one after "answer is" or "total ... is" (not "= 39?"), else the one the
+    answer opens with, else the only number in the answer; "None" where it has no number."""
     cleaned = normalize(_clean(text))
-    if _NONE_COUNT.match(cleaned):
-        return Reading("read", NONE if none_allowed else 0)
     found = numbers(cleaned)
+    if not found and _NONE_COUNT.match(cleaned):
+        return Reading("read", NONE if none_allowed else 0)
     if any(n.value is None for n in found):
         return Reading("unparsed", reason="a number too large to read as a count")
     for candidates in _count_candidates(text, cleaned, found):
@@ -137,8 +144,9 @@ def _count_candidates(text: str, cleaned: str, found: list) -> list[list]:
     clause = re.split(r"[.;:,(]", cleaned, maxsplit=1)[0]
     opening = [n for n in found[:1] if not _WORD.search(cleaned[:n.start])
                and len(numbers(clause)) == 1]
-    stated = [n for n in found if _STATED.search(cleaned[max(0, n.start - 40):n.start])]
-    return [alone, opening, stated, found]
+    stated = [n for n in found if _STATED.search(cleaned[max(0, n.start - 40):n.start])
+              and not cleaned[n.end:n.end + 2].strip().startswith("?")]
+    return [alone, stated, opening, found]
 
 
 #: At most this many readings of an answer's list are tried.
@@ -170,12 +178,34 @@ def readings_of(items: tuple[Item, ...]) -> tuple[frozenset, ...]:
     return tuple(sorted(found, key=lambda s: sorted(map(repr, s))))
 
 
-def _names(text: str) -> list[str]:
-    names: list[str] = []
-    for line in text.splitlines():
-        pieces, _ = segments(normalize(_clean(line)))
-        names.extend(p.strip(" .") for p in pieces if p.strip(" ."))
-    return names
+_ORDINALS = {w: i for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+    .split(), 1)}
+_ORDINAL = re.compile(r"\b(?:(?P<word>[a-z]+th|first|second|third)|(?P<digits>\d{1,4})(?:st|nd|rd|th))"
+                      r"\s+(?:action|step|one)\b|\b(?:action|step)\s+(?:number\s+)?#?"
+                      r"(?P<after>\d{1,4})\b")
+_CLAUSES = re.compile(r"[,:;()]|\s(?:because|since|as|which|but)\s|\s-\s")
+
+
+def named_step(question: Question, instance: Instance, text: str) -> Any:
+    """The one action a sentence names as the first inexecutable one: by its place in the
+    sequence ("the 8th action", "step 3"), else the one action its clauses read as ("The
+    first action, stacking b4 on b1, cannot be executed because ..."); None if not one."""
+    lowered = _clean(text).lower()
+    match = _ORDINAL.search(lowered)
+    if match and question.sequence:
+        word, digits = match.group("word"), match.group("digits") or match.group("after")
+        place = _ORDINALS.get(word or "") or (int(digits) if digits else 0)
+        steps = read_list(instance.lexicon, "action", question.sequence.strip().rstrip(".")).items
+        if 1 <= place <= len(steps) and len(steps[place - 1].meanings) == 1:
+            return next(iter(steps[place - 1].meanings))
+    found = set()
+    for clause in _CLAUSES.split(lowered):
+        reading = read_list(instance.lexicon, "action", clause.strip(" ."), use_fallback=True)
+        if len(reading.items) == 1 and not reading.unread and not reading.ambiguous:
+            found |= reading.items[0].meanings
+    return found.pop() if len(found) == 1 else None
 
 
 def read_value(question: Question, instance: Instance, text: str, *, lines: bool = True,
@@ -194,6 +224,10 @@ def read_value(question: Question, instance: Instance, text: str, *, lines: bool
         noun = "fluent" if kind == "fluents" else "action"
         reading = read_list(instance.lexicon, noun, _clean(text) if lines else text.strip(),
                             lines=lines, use_fallback=use_fallback)
+        if kind == "action" and lines and (reading.unread or len(reading.items) > 1):
+            step = named_step(question, instance, text)
+            if step is not None:
+                return Reading("read", frozenset({step}))
         if reading.unread:
             return Reading("unparsed", reason=f"cannot read {reading.unread[0].text!r}",
                            items=reading.items)
@@ -209,11 +243,13 @@ def read_value(question: Question, instance: Instance, text: str, *, lines: bool
             return Reading("ambiguous", reason=reason, items=reading.items, alternatives=sets)
         return Reading("read", reading.meaning_set(), items=reading.items)
     if kind == "text":
-        items = [normalize(_clean(line)) for line in text.splitlines() if normalize(_clean(line))]
-        return Reading("read", frozenset(items))
-    names = _names(text)
-    bad = [n for n in names if not _NAME.fullmatch(n)]
-    if bad or not names:
-        return Reading("unparsed", reason=f"cannot read {bad[0]!r} as a name" if bad
-                       else "no name in the answer")
-    return Reading("read", frozenset(names))
+        return Reading("read", frozenset(made_up(text)))
+    if kind == "type":
+        types = {*instance.world.type_of.values(), *instance.domain.parents,
+                 *instance.domain.parents.values()}
+        named = types_named(text, types)
+    else:
+        named = objects_named(text, instance.world.type_of)
+    if not named:
+        return Reading("unparsed", reason="no name in the answer")
+    return Reading("read", frozenset(named))

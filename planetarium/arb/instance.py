@@ -76,7 +76,8 @@ def _cached(domain: ArbDomain, book: PhraseBook, objects: tuple[tuple[str, str],
 
     instance = Instance(domain, book, World(domain, dict(objects)), init, inferred)
     instance._fallback = fallback_reader(
-        book, [*domain.parents, *instance.world.type_of.values()], instance._admits)
+        book, [*domain.parents, *instance.world.type_of.values()], instance._admits,
+        instance._fill)
     return instance
 
 

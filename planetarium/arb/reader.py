@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..limits import check_deadline
+from .groupings import expansions
 from .phrases import Phrase, PhraseBook
 
 Literal = tuple[bool, tuple]  # (positive, atom)
@@ -37,10 +38,11 @@ _ARTICLES = re.compile(r"(?<![\w'-])(?:a|an|the)(?![\w'-])")
 _SPACE = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 _SOFT = re.compile(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+")
-_HARD = re.compile(r"\s*(?:\n|;|\s[-*\u2022]\s)\s*")
+_HARD = re.compile(r"\s*(?:\n|;|\s[-*\u2022/]\s|(?<=\S)\s+\(?\d{1,3}[.)](?=\s))\s*")
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]+|\(?\d{1,3}[.)])\s+")
 _EDGES = " \t.!?:\"'`*_"
 _LEADING_AND = re.compile(r"^and\s+")
+_PRONOUN = re.compile(r"^(?:it|they|he|she)\s+")
 
 
 def normalize(text: str) -> str:
@@ -268,6 +270,7 @@ def read_list(lexicon: Lexicon, kind: str, text: str, *, lines: bool = False,
     chunks = [c for c in (_HARD.split(text) if lines else [text])]
     items: list[Item] = []
     ambiguous = False
+    subject: str | None = None
     for chunk in chunks:
         if lines:
             chunk = _BULLET.sub("", chunk)
@@ -275,15 +278,40 @@ def read_list(lexicon: Lexicon, kind: str, text: str, *, lines: bool = False,
         hollow = _LEADING_AND.sub("", hollow)  # ARB writes a one-item list as " and X"
         if not hollow:
             continue
+        if lines and subject is not None and _PRONOUN.match(hollow):
+            hollow, objects = _PRONOUN.sub(HOLE + " ", hollow, count=1), [subject, *objects]
         found, split_ambiguous = _read_chunk(lexicon, kind, hollow, objects, allow_unread or lines,
-                                             use_fallback)
+                                             use_fallback, grouping=lines and use_fallback)
+        if objects and hollow.startswith(HOLE):
+            subject = objects[0]
         items.extend(found)
         ambiguous = ambiguous or split_ambiguous
     return ListReading(tuple(items), ambiguous)
 
 
 def _read_chunk(lexicon: Lexicon, kind: str, hollow: str, objects: list[str],
-                allow_unread: bool, use_fallback: bool) -> tuple[list[Item], bool]:
+                allow_unread: bool, use_fallback: bool, grouping: bool = False
+                ) -> tuple[list[Item], bool]:
+    """One chunk's items: the cheapest segmentation (see :func:`read_list`); where an item does
+    not read and ``grouping`` is on, the chunk spelled out item by item (:mod:`.groupings`)."""
+    items, ambiguous = _segmented(lexicon, kind, hollow, objects, allow_unread, use_fallback)
+    if not grouping or not any(i.how == "unread" for i in items):
+        return items, ambiguous
+    for pieces in expansions(hollow, objects):
+        spelled: list[Item] = []
+        for piece, mine in pieces:
+            found, split = _read_chunk(lexicon, kind, piece, mine, allow_unread, use_fallback,
+                                       grouping=len(pieces) > 1)
+            if split or any(i.how == "unread" for i in found):
+                break
+            spelled.extend(found)
+        else:
+            return spelled, False
+    return items, ambiguous
+
+
+def _segmented(lexicon: Lexicon, kind: str, hollow: str, objects: list[str],
+               allow_unread: bool, use_fallback: bool) -> tuple[list[Item], bool]:
     pieces, seps = segments(hollow)
     holes = [p.count(HOLE) for p in pieces]
     starts = [0]
