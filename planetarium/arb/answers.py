@@ -1,18 +1,23 @@
 """Reading an answer: a model's response, or a record's stored label, into a value to compare.
 
 Responses follow ARB's format: reasoning, then ``[ANSWER]`` and the answer.  The answer is the
-text after the *last* marker; a response without one has no answer (``unparsed``).
+text after the *last* marker; without one, after the last "Final answer:" or "Answer:" line
+(bold and heading forms too); without either, the whole response.  Each kind is read as a
+careful human grader reads it (issue 38), never by a language model:
 
-- True/false: a line of the answer that is just "true" or "false" (markdown and a leading
-  "answer:" aside) counts, the last such line if several; otherwise the answer must contain
-  exactly one of the two words.  Both ("True or False") or neither: ``unparsed``, scored 0.
-- Counts: an integer (or a number word up to twenty), the whole answer or the only number in
-  it; "None" is 0, except where "None" is an answer of its own (no inexecutable action).
-- Lists of fluents or actions: "None" is the empty set; otherwise every item is read by
-  :func:`planetarium.arb.reader.read_list` (exactly, then by the domain's fallback) and the
-  answer is their set; an item that reads nowhere makes the answer ``unparsed`` and one that
-  reads several ways ``ambiguous``.
-- Objects and types: names; made-up items (hallucination questions): their text.
+- True/false: the verdict in the answer's own words (:mod:`.verdicts`: true/false, yes/no,
+  "(not) possible", "can(not) be executed"; a stated verdict wins over its explanation's
+  words; two contradicting final verdicts, or both words and no stated verdict: ``unparsed``).
+- Counts: a number in digits or words anywhere in the answer (:mod:`.numerals`), the one it
+  states as the count; "None" is 0, except where "None" is an answer of its own (no
+  inexecutable action); a number too long to convert is ``unparsed``.
+- Lists of fluents or actions: "None" (or "There is no inexecutable action") is the empty set;
+  otherwise every item is read by :func:`planetarium.arb.reader.read_list` (exactly, then by
+  the domain's fallback and the groupings people write) and the answer is their set; an item
+  that reads nowhere makes the answer ``unparsed``; items that read several ways are tried
+  every way (:func:`readings_of`).  The first inexecutable action may also be named by its
+  place ("the 8th action") or inside a sentence.
+- Objects, types and made-up properties: :mod:`.names`.
 
 ARB's own reading of true/false answers is kept beside it (:func:`arb_keyword`): the set of
 words of the text after the *first* marker, "true" and "false" both or neither present is
@@ -200,7 +205,7 @@ def named_step(question: Question, instance: Instance, text: str) -> Any:
         steps = read_list(instance.lexicon, "action", question.sequence.strip().rstrip(".")).items
         if 1 <= place <= len(steps) and len(steps[place - 1].meanings) == 1:
             return next(iter(steps[place - 1].meanings))
-    found = set()
+    found: set = set()
     for clause in _CLAUSES.split(lowered):
         reading = read_list(instance.lexicon, "action", clause.strip(" ."), use_fallback=True)
         if len(reading.items) == 1 and not reading.unread and not reading.ambiguous:

@@ -122,7 +122,7 @@ def _vocabulary(book: PhraseBook) -> dict[tuple[str, str], dict]:
                 entry["words"] |= content
                 entry["all"] |= {stem(w) for w in _WORDS.findall(skeleton.replace(HOLE, " "))}
                 entry["arity"] = max(entry["arity"], wording.arity)
-                by_parameter = [frozenset()] * wording.arity
+                by_parameter: list[frozenset[str]] = [frozenset()] * wording.arity
                 for position, gap in zip(wording.order, gaps, strict=True):
                     by_parameter[position] = by_parameter[position] | gap
                 entry["wordings"].add(_Wording(wording.order, tuple(by_parameter)))

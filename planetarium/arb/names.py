@@ -71,7 +71,7 @@ def types_named(text: str, types: Iterable[str]) -> list[str] | None:
 
 def made_up(text: str) -> list[str]:
     """The made-up properties an answer names, normalised, one per line (quoted text first)."""
-    out = []
+    out: list[str] = []
     for line in text.splitlines():
         quoted = _QUOTED.findall(line)
         if quoted:
