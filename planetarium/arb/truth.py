@@ -59,6 +59,12 @@ class Truth:
         return self.status == "decided"
 
 
+#: an operation's answer: its value, the reason, and the certificate
+_Answer = tuple[Any, str, dict]
+#: picks, among an item's meanings, the one the record's plan says (item index, meanings)
+_Resolver = Callable[[int, frozenset], frozenset]
+
+
 class _Stop(Exception):
     def __init__(self, status: str, reason: str, certificate: dict | None = None) -> None:
         super().__init__(reason)
@@ -181,7 +187,7 @@ class _Evaluator:
     def _noun(what: str) -> str:
         return "action" if "action" in what else "fluent"
 
-    def _plan_resolver(self):
+    def _plan_resolver(self) -> _Resolver | None:
         """An ambiguous step of the shown sequence is the plan's step at that position, when
         the record carries the plan and the plan's step is one of the readings."""
         plan = self.record.plan
@@ -234,7 +240,7 @@ class _Evaluator:
                         {"action": asp(step), "missing": sorted(asp((True, a)) for a in missing)})
         return self.instance.world.apply(step, state), step
 
-    def _next_resolver(self):
+    def _next_resolver(self) -> _Resolver | None:
         plan, n = self.record.plan, self.record.plan_length
         if plan is None or n >= len(plan):
             return None
@@ -304,7 +310,7 @@ class _Evaluator:
         self.context["state"] = sorted(asp((True, a)) for a in state)
         return state, where
 
-    def op_holds(self):
+    def op_holds(self) -> _Answer:
         state, where = self._state_for_fluents()
         if where.get("no_failure"):
             raise _Stop("unsupported", "the question's premise is false: every action of the "
@@ -343,7 +349,7 @@ class _Evaluator:
             return False, f"{changed[0]} becomes true", {"fact": changed[0]}
         return True, "no property of the kind changes", {}
 
-    def op_state_is(self):
+    def op_state_is(self) -> _Answer:
         state, where = self._state_for_fluents()
         if where.get("no_failure"):
             raise _Stop("unsupported", "the question's premise is false: every action of the "
@@ -359,14 +365,14 @@ class _Evaluator:
             return False, f"{missing[0]} holds but is not listed", {**where, "fact": missing[0]}
         return True, "the listed properties are the state", where
 
-    def op_list_fluents(self):
+    def op_list_fluents(self) -> _Answer:
         state, where = self._state_for_fluents()
         if where.get("no_failure"):
             return frozenset(), "every action can be executed: None", {}
         fluents = self.q.fluents or FluentSet("pos_neg")
         return self.select(state, fluents, self.q.obj), "the state's properties", where
 
-    def op_list_actions(self):
+    def op_list_actions(self) -> _Answer:
         state, _, _ = self.question_state()
         self.context["state"] = sorted(asp((True, a)) for a in state)
         executable = set(self.instance.world.executable(state))
@@ -375,7 +381,7 @@ class _Evaluator:
         return (frozenset(set(self.instance.world.actions) - executable),
                 "the actions with a false precondition", {})
 
-    def op_count(self):
+    def op_count(self) -> _Answer:
         state, _, _ = self.question_state()
         self.context["state"] = sorted(asp((True, a)) for a in state)
         world = self.instance.world
@@ -392,12 +398,12 @@ class _Evaluator:
             return count == self.q.number, f"the number is {count}", {"count": count}
         return count, f"the number is {count}", {}
 
-    def op_count_steps(self):
+    def op_count_steps(self) -> _Answer:
         steps = self.sequence()
         count = len(steps)
         return count == self.q.number, f"the sequence has {count} actions", {"count": count}
 
-    def op_steps_before_failure(self):
+    def op_steps_before_failure(self) -> _Answer:
         steps = self.sequence()
         run = self.run_sequence(steps)
         if run.failure is None:
@@ -405,7 +411,7 @@ class _Evaluator:
         index = run.failure.index
         return index, f"step {index + 1} cannot be executed", self._failure(run, steps)
 
-    def op_first_failure(self):
+    def op_first_failure(self) -> _Answer:
         steps = self.sequence()
         run = self.run_sequence(steps)
         if run.failure is None:
@@ -414,7 +420,7 @@ class _Evaluator:
         return (frozenset({steps[index]}), f"step {index + 1} cannot be executed",
                 self._failure(run, steps))
 
-    def op_sequence_executable(self):
+    def op_sequence_executable(self) -> _Answer:
         steps = self.sequence()
         run = self.run_sequence(steps)
         if run.failure is None:
@@ -423,7 +429,7 @@ class _Evaluator:
         return False, f"step {index + 1}, {asp(steps[index])}, cannot be executed", \
             self._failure(run, steps)
 
-    def op_executable_at(self):
+    def op_executable_at(self) -> _Answer:
         steps = self.sequence()
         k = self.q.step or 0
         if not 1 <= k <= len(steps):
@@ -445,7 +451,7 @@ class _Evaluator:
                 "missing": sorted(asp((True, a)) for a in missing)}
         return True, f"{asp(action[0])} can be executed at step {k}", {"step": k}
 
-    def op_objects_of_type(self):
+    def op_objects_of_type(self) -> _Answer:
         type_of = self.instance.world.type_of
         return (frozenset(o for o, t in type_of.items()
                           if self.instance.domain.is_a(t, self.q.type_name or "")),
@@ -457,7 +463,7 @@ class _Evaluator:
         pieces, _ = segments(normalize(text))
         return [p.strip() for p in pieces if p.strip()]
 
-    def op_type_of(self):
+    def op_type_of(self) -> _Answer:
         type_of = self.instance.world.type_of
         named = self._objects(self.q.items or "")
         unknown = [o for o in named if o not in type_of]
@@ -465,16 +471,16 @@ class _Evaluator:
             raise _Stop("unsupported", f"{unknown[0]} is not an object of the instance")
         return frozenset(type_of[o] for o in named), "the objects' types", {}
 
-    def op_object_defined(self):
+    def op_object_defined(self) -> _Answer:
         known = self.q.obj in self.instance.world.type_of
         return known, f"{self.q.obj} is {'' if known else 'not '}an object of the instance", {}
 
-    def op_undefined_object(self):
+    def op_undefined_object(self) -> _Answer:
         missing = [o for o in self._objects(self.q.items or "")
                    if o not in self.instance.world.type_of]
         return frozenset(missing), "the objects not in the instance", {}
 
-    def op_fluent_defined(self):
+    def op_fluent_defined(self) -> _Answer:
         state, _, _ = self.question_state()
         reading = self._list("fluent", self.q.items or "", allow_unread=True)
         if len(reading.items) != 1 or not reading.items[0].meanings:
@@ -485,7 +491,7 @@ class _Evaluator:
         value = values.pop()
         return value, f"{self.q.items!r} {'holds' if value else 'does not hold'}", {}
 
-    def op_action_defined(self):
+    def op_action_defined(self) -> _Answer:
         reading = self._list("action", self.q.action or "", allow_unread=True)
         known = len(reading.items) == 1 and bool(reading.items[0].meanings)
         return known, f"{self.q.action!r} is {'' if known else 'not '}an action of the domain", {}
@@ -497,10 +503,10 @@ class _Evaluator:
         made_up = frozenset(_text_key(i.text) for i in reading.unread)
         return made_up, "the items that are not ARB's English for the domain", {}
 
-    def op_undefined_fluent(self):
+    def op_undefined_fluent(self) -> _Answer:
         return self._undefined("fluent", self.q.items or "")
 
-    def op_undefined_action(self):
+    def op_undefined_action(self) -> _Answer:
         return self._undefined("action", self.q.sequence or "")
 
 
