@@ -71,7 +71,7 @@ class Reading:
 
     @property
     def fallback(self) -> int:
-        return sum(i.how == "fallback" for i in self.items)
+        return sum(i.how in ("fallback", "grouped") for i in self.items)
 
 
 def answer_section(response: str) -> str:
@@ -162,8 +162,8 @@ def readings_of(items: tuple[Item, ...]) -> tuple[frozenset, ...]:
     """The sets a list with items of several meanings can name: each item one of its meanings,
     no two items the same one (nobody lists one action twice: "truck is driven from l0_0 to
     l0_1" written twice names both trucks); empty when there are too many to try."""
-    fixed = frozenset(next(iter(i.meanings)) for i in items if len(i.meanings) == 1)
-    open_items = [(i.meanings - fixed) or i.meanings for i in items if len(i.meanings) > 1]
+    fixed = frozenset(m for i in items if not i.ambiguous for m in i.meanings)
+    open_items = [(i.meanings - fixed) or i.meanings for i in items if i.ambiguous]
     found: set[frozenset] = set()
     tried = 0
 

@@ -142,9 +142,12 @@ def fallback_reader(book: PhraseBook, type_names: Iterable[str],
     ``fill(kind, name, position)``: the objects that may stand at a parameter (for parameters
     an item leaves out)."""
     vocabulary = _vocabulary(book)
+    if fill is not None:
+        fill = functools.lru_cache(maxsize=1024)(fill)
     types = {w for t in type_names for w in t.split("_")}
     stems = {stem(t) for t in types} | {stem(t + "s") for t in types}
 
+    @functools.lru_cache(maxsize=4096)  # a long answer repeats its items
     def read(kind: str, span: str, objects: tuple[str, ...]) -> frozenset[Meaning]:
         if not objects or len(set(objects)) != len(objects):
             return frozenset()
@@ -188,33 +191,33 @@ def _assignments(kind: str, name: str, entry: dict, objects: tuple[str, ...],
                  fill: Callable[[str, str, int], tuple[str, ...]] | None
                  ) -> Iterable[tuple[tuple[str, ...], int]]:
     """Argument tuples the item's objects can make, each with how well its words agree with a
-    wording's (the item's objects each once; left-out parameters filled where one object
-    fits)."""
+    wording's (the item's objects each once, at parameters of their type; left-out parameters
+    filled where one object fits)."""
     arity = entry["arity"]
     if len(objects) > arity or (len(objects) < arity and fill is None):
         return
+    fits: list[frozenset[str] | None] = [
+        frozenset(fill(kind, name, i)) if fill is not None else None for i in range(arity)]
+    where = [[i for i, fit in enumerate(fits) if fit is None or obj in fit] for obj in objects]
     tried = 0
-    for positions in itertools.permutations(range(arity), len(objects)):
+    for positions in itertools.product(*where):
         tried += 1
         if tried > MAX_ASSIGNMENTS:
             return
+        if len(set(positions)) != len(positions):
+            continue
         args: list[str] = [""] * arity
         for position, obj in zip(positions, objects, strict=True):
             args[position] = obj
-        missing = [i for i in range(arity) if not args[i]]
-        if missing:
-            assert fill is not None
-            for i in missing:
-                fits = [o for o in fill(kind, name, i) if o not in args]
-                if len(fits) != 1:
+        for i in range(arity):
+            if not args[i]:
+                left = [o for o in fits[i] or () if o not in args]
+                if len(left) != 1:
                     break
-                args[i] = fits[0]
-            else:
-                missing = []
-            if missing:
-                continue
-        score = max(_agreement(gaps, positions, wording) for wording in entry["wordings"])
-        yield tuple(args), score
+                args[i] = left[0]
+        else:
+            score = max(_agreement(gaps, positions, wording) for wording in entry["wordings"])
+            yield tuple(args), score
 
 
 def _agreement(gaps: list[frozenset[str]], positions: tuple[int, ...], wording: _Wording) -> int:

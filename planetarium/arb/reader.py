@@ -42,6 +42,8 @@ _HARD = re.compile(r"\s*(?:\n|;|\s[-*\u2022/]\s|(?<=\S)\s+\(?\d{1,3}[.)](?=\s))\
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]+|\(?\d{1,3}[.)])\s+")
 _EDGES = " \t.!?:\"'`*_"
 _LEADING_AND = re.compile(r"^and\s+")
+#: A grouping ("b2, b3 and b4 are clear") is one sentence: longer chunks are not spelled out.
+MAX_GROUPED = 12
 _PRONOUN = re.compile(r"^(?:it|they|he|she)\s+")
 
 
@@ -184,7 +186,8 @@ def _product(slots: list[tuple[str, ...]]) -> Iterator[tuple[str, ...]]:
 @dataclass(frozen=True)
 class Item:
     """One item of a list: its text, what it means (empty: unread), and how it was read
-    ("exact", "fallback", "unread"; "empty" for a blank piece, which is no item)."""
+    ("exact", "fallback", "unread"; "grouped" for a grouping that says several things, all of
+    which it means; "empty" for a blank piece, which is no item)."""
 
     text: str
     meanings: frozenset
@@ -192,7 +195,7 @@ class Item:
 
     @property
     def ambiguous(self) -> bool:
-        return len(self.meanings) > 1
+        return len(self.meanings) > 1 and self.how != "grouped"
 
 
 @dataclass(frozen=True)
@@ -214,7 +217,7 @@ class ListReading:
         """The set the list names (None when an item is unread or ambiguous)."""
         if self.unread or self.ambiguous:
             return None
-        return frozenset(next(iter(i.meanings)) for i in self.items)
+        return frozenset(m for i in self.items for m in i.meanings)
 
 
 # cost of a parse: (unread items, segments inside unread items, items read by the fallback)
@@ -295,7 +298,7 @@ def _read_chunk(lexicon: Lexicon, kind: str, hollow: str, objects: list[str],
     """One chunk's items: the cheapest segmentation (see :func:`read_list`); where an item does
     not read and ``grouping`` is on, the chunk spelled out item by item (:mod:`.groupings`)."""
     items, ambiguous = _segmented(lexicon, kind, hollow, objects, allow_unread, use_fallback)
-    if not grouping or not any(i.how == "unread" for i in items):
+    if not grouping or len(objects) > MAX_GROUPED or not any(i.how == "unread" for i in items):
         return items, ambiguous
     for pieces in expansions(hollow, objects):
         spelled: list[Item] = []
@@ -337,6 +340,7 @@ def _segmented(lexicon: Lexicon, kind: str, hollow: str, objects: list[str],
                 continue
             extra = (1, end - start, 0) if item.how == "unread" else \
                 (0, 0, 1) if item.how == "fallback" else \
+                (0, 0, 2) if item.how == "grouped" else \
                 (0, 0, 0) if item.how == "exact" else (0, end - start, 0)  # empty: no item
             cost: _Cost = (before.cost[0] + extra[0], before.cost[1] + extra[1],
                            before.cost[2] + extra[2])
@@ -382,4 +386,24 @@ def _read_span(lexicon: Lexicon, kind: str, span: str, objects: list[str], short
         found = lexicon.fallback(kind, span, tuple(objects))
         if found:
             return Item(text, found, "fallback")
+        found = _grouped(lexicon, kind, span.strip(_EDGES), objects)
+        if found:
+            return Item(text, found, "grouped")
     return Item(text, frozenset(), "unread")
+
+
+def _grouped(lexicon: Lexicon, kind: str, span: str, objects: list[str]) -> frozenset:
+    """What a short grouping ("l0_0 and l0_1 are in city c0") says, each piece read exactly
+    or by the fallback, one meaning each (empty: it is no grouping that reads)."""
+    for pieces in expansions(span, objects):
+        found: set = set()
+        for piece, mine in pieces:
+            meanings = lexicon.meanings(kind, piece, mine)
+            if not meanings and lexicon.fallback is not None:
+                meanings = lexicon.fallback(kind, piece, tuple(mine))
+            if len(meanings) != 1:
+                break
+            found |= meanings
+        else:
+            return frozenset(found)
+    return frozenset()
