@@ -51,6 +51,7 @@ _NONE_LIST = re.compile(r"^(?:none\b(?:\s*(?:[-.,;:(\u2013\u2014]|$).*)?|(?:ther
                         r"|(?:all|every|each) (?:of )?(?:the )?actions? (?:is|are|can be) "
                         r"(?:executable|executed|defined)\b.*)$", re.DOTALL)
 _STATED = re.compile(r"(?:answer|total|count|number|result)\b[^.]*?(?:is|:|=|of)\s*$|=\s*$")
+_TOTAL_AFTER = re.compile(r"^\s*(?:[a-z]+\s+){0,3}(?:in total|in all|altogether|total)\b")
 _FINAL = re.compile(r"^[\s>*#_]*(?:the\s+)?final\s+answer\b[\s*_:]*(?:is\b)?[\s*_:]*"
                     r"|^[\s>*#_]*answer[\s*_]*:[\s*_]*", re.IGNORECASE | re.MULTILINE)
 _WORD = re.compile(r"[a-z]+")
@@ -118,8 +119,9 @@ def _is_none(text: str) -> bool:
 
 def read_count(text: str, none_allowed: bool) -> Reading:
     """A count: the answer's number in digits or words (:mod:`.numerals`): the one a line holds
-    alone, else the one after "answer is" or "total ... is" (not "= 39?"), else the one the
-    answer opens with, else the only number in the answer; "None" where it has no number."""
+    alone, else the one after "answer is" or "total ... is" (not "= 39?"), else the one
+    before "in total", else the one the answer opens with, else the only number in the answer;
+    "None" where it has no number."""
     cleaned = normalize(_clean(text))
     found = numbers(cleaned)
     if not found and _NONE_COUNT.match(cleaned):
@@ -149,9 +151,10 @@ def _count_candidates(text: str, cleaned: str, found: list) -> list[list]:
     clause = re.split(r"[.;:,(]", cleaned, maxsplit=1)[0]
     opening = [n for n in found[:1] if not _WORD.search(cleaned[:n.start])
                and len(numbers(clause)) == 1]
-    stated = [n for n in found if _STATED.search(cleaned[max(0, n.start - 40):n.start])
-              and not cleaned[n.end:n.end + 2].strip().startswith("?")]
-    return [alone, stated, opening, found]
+    asked = [n for n in found if not cleaned[n.end:n.end + 2].strip().startswith("?")]
+    stated = [n for n in asked if _STATED.search(cleaned[max(0, n.start - 40):n.start])]
+    totals = [n for n in asked if _TOTAL_AFTER.match(cleaned[n.end:n.end + 30])]
+    return [alone, stated, totals, opening, found]
 
 
 #: At most this many readings of an answer's list are tried.

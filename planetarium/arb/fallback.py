@@ -103,6 +103,7 @@ def _gaps(text: str) -> list[frozenset[str]]:
 class _Wording:
     order: tuple[int, ...]
     gaps: tuple[frozenset[str], ...]  # prepositions before each parameter (by position)
+    words: frozenset[str]  # its stemmed content words
 
 
 @functools.lru_cache(maxsize=64)
@@ -125,7 +126,7 @@ def _vocabulary(book: PhraseBook) -> dict[tuple[str, str], dict]:
                 by_parameter: list[frozenset[str]] = [frozenset()] * wording.arity
                 for position, gap in zip(wording.order, gaps, strict=True):
                     by_parameter[position] = by_parameter[position] | gap
-                entry["wordings"].add(_Wording(wording.order, tuple(by_parameter)))
+                entry["wordings"].add(_Wording(wording.order, tuple(by_parameter), content))
                 if kind == "fluent" and negated != (not wording.phrase.positive):
                     entry["odd"][content] = wording.phrase.positive
     return table
@@ -172,7 +173,8 @@ def fallback_reader(book: PhraseBook, type_names: Iterable[str],
                     positive = entry["odd"][content]
                 elif any(c & content for c in entry["odd"]):
                     continue  # the words could belong to a wording whose sign reads backwards
-            for args, score in _assignments(kind, name, entry, objects, gaps, fill):
+            for args, score in _assignments(kind, name, entry, objects, (gaps, content, stems),
+                                            fill):
                 meaning: Meaning = ((positive, (name, *args)) if kind == "fluent"
                                     else (name, args))
                 if admits(kind, meaning):
@@ -187,7 +189,7 @@ def fallback_reader(book: PhraseBook, type_names: Iterable[str],
 
 
 def _assignments(kind: str, name: str, entry: dict, objects: tuple[str, ...],
-                 gaps: list[frozenset[str]],
+                 text: tuple[list[frozenset[str]], frozenset[str], set[str]],
                  fill: Callable[[str, str, int], tuple[str, ...]] | None
                  ) -> Iterable[tuple[tuple[str, ...], int]]:
     """Argument tuples the item's objects can make, each with how well its words agree with a
@@ -216,15 +218,21 @@ def _assignments(kind: str, name: str, entry: dict, objects: tuple[str, ...],
                     break
                 args[i] = left[0]
         else:
-            score = max(_agreement(gaps, positions, wording) for wording in entry["wordings"])
+            score = max(_agreement(text, positions, wording) for wording in entry["wordings"])
             yield tuple(args), score
 
 
-def _agreement(gaps: list[frozenset[str]], positions: tuple[int, ...], wording: _Wording) -> int:
+def _agreement(text: tuple[list[frozenset[str]], frozenset[str], set[str]],
+               positions: tuple[int, ...], wording: _Wording) -> int:
     """How well an assignment reads like ``wording``: prepositions before the same parameters
-    (first), then pairs of objects in the wording's order."""
+    (first), then the wording's words the item uses less those it leaves out ("below" reads
+    "is below", not "is above"; "switch on" not "switched off"), then pairs of objects in the
+    wording's order."""
+    gaps, content, type_words = text
     same = sum(len(gap & wording.gaps[p]) for gap, p in zip(gaps, positions, strict=True))
+    words = wording.words - type_words
+    shared = len(content & words) - len(words - content)
     where = {p: i for i, p in enumerate(wording.order)}
     ranks = [where.get(p, -1) for p in positions]
     ordered = sum(a < b for a, b in itertools.combinations(ranks, 2))
-    return 100 * same + ordered
+    return 1000 * same + 10 * shared + ordered
