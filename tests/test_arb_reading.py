@@ -121,9 +121,12 @@ def test_free_english_lists_groupings_and_partial_names():
     free = _fixture("grippers-09")  # rgripper1 carries none of the three balls
     for text in ("rgripper1 is not carrying ball1, ball2 or ball3",
                  "ball1 is not carried by rgripper1; ball2 is not carried by rgripper1; "
-                 "ball3 is not carried by rgripper1"):
+                 "ball3 is not carried by rgripper1",
+                 "robot1 is not carrying any ball with rgripper1"):
         assert _score(free, "[ANSWER] " + text)["status"] == "correct", text
     assert _score(free, "[ANSWER] rgripper1 is not carrying ball1 or ball2")["status"] == "wrong"
+    assert _score(free, "[ANSWER] robot1 is carrying any ball with rgripper1")["status"] \
+        == "unparsed"  # "any" without a negation is no "every"
     assert _score(_fixture("grippers-07"), "[ANSWER] rgripper1 is free")["status"] == "correct"
     state = _fixture("blocksworld-10")
     grouped = ("Blocks b1, b2 and b4 are on the table; b3 is on b1; b2, b3 and b4 are clear; "

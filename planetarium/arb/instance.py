@@ -47,7 +47,7 @@ class Instance:
     def lexicon(self) -> Lexicon:
         if self._lexicon is None:
             self._lexicon = Lexicon(self.book, tuple(self.world.type_of), self._admits,
-                                    self._fill, self._fallback)
+                                    self._fill, self._fallback, self.world.type_of)
         return self._lexicon
 
     def _admits(self, kind: str, meaning: Meaning) -> bool:

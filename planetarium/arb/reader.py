@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from ..limits import check_deadline
-from .groupings import expansions
+from .groupings import expansions, quantified
 from .phrases import Phrase, PhraseBook
 
 Literal = tuple[bool, tuple]  # (positive, atom)
@@ -118,7 +118,18 @@ class Lexicon:
     admits: Callable[[str, Meaning], bool]
     fill: Callable[[str, str, int], tuple[str, ...]]
     fallback: Callable[[str, str, tuple[str, ...]], frozenset] | None = None
+    #: object -> type, for nouns that name several objects ("any ball", "either gripper")
+    type_of: Mapping[str, str] | None = None
     _pattern: re.Pattern | None = field(default=None, repr=False)
+
+    def members(self, noun: str) -> list[str]:
+        """The objects a noun names: those of that type, else those whose name holds it before
+        a number ("ball" -> ball1, ball2; "gripper" -> lgripper1, rgripper1)."""
+        typed = sorted(o for o, t in (self.type_of or {}).items() if t == noun)
+        if typed:
+            return typed
+        named = re.compile(re.escape(noun) + r"\d")
+        return sorted(o for o in self.objects if named.search(o))
 
     def objects_pattern(self) -> re.Pattern | None:
         """Object names as whole words; a name may also run into a word that ARB glues to an
@@ -395,7 +406,8 @@ def _read_span(lexicon: Lexicon, kind: str, span: str, objects: list[str], short
 def _grouped(lexicon: Lexicon, kind: str, span: str, objects: list[str]) -> frozenset:
     """What a short grouping ("l0_0 and l0_1 are in city c0") says, each piece read exactly
     or by the fallback, one meaning each (empty: it is no grouping that reads)."""
-    for pieces in expansions(span, objects):
+    spelled = quantified(span, objects, lexicon.members)
+    for pieces in ([spelled] if spelled else []) + list(expansions(span, objects)):
         found: set = set()
         for piece, mine in pieces:
             meanings = lexicon.meanings(kind, piece, mine)
