@@ -140,3 +140,7 @@ def test_free_english_lists_groupings_and_partial_names():
         assert _score(actions, "[ANSWER] " + text)["status"] == "correct", text
     swapped = _score(actions, "[ANSWER] pick up b2, pick up b4, unstack b1 from b3")
     assert swapped["status"] == "wrong" and swapped["extra"] == ["unstack(b1,b3)"]
+    others = _fixture("blocksworld-15")  # the inexecutable ones: all but those three
+    complement = "All actions except picking up b2, picking up b4 and unstacking b3 from b1."
+    assert _score(others, "[ANSWER] " + complement)["status"] == "correct"
+    assert _score(others, "[ANSWER] " + complement.replace("b4", "b3"))["status"] == "wrong"

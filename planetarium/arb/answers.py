@@ -16,7 +16,8 @@ careful human grader reads it (issue 38), never by a language model:
   the domain's fallback and the groupings people write) and the answer is their set; an item
   that reads nowhere makes the answer ``unparsed``; items that read several ways are tried
   every way (:func:`readings_of`).  The first inexecutable action may also be named by its
-  place ("the 8th action") or inside a sentence.
+  place ("the 8th action") or inside a sentence; a list of actions by its complement ("All
+  actions except stacking b7 on b2 and putting down b7").
 - Objects, types and made-up properties: :mod:`.names`.
 
 ARB's own reading of true/false answers is kept beside it (:func:`arb_keyword`): the set of
@@ -216,6 +217,21 @@ def named_step(question: Question, instance: Instance, text: str) -> Any:
     return found.pop() if len(found) == 1 else None
 
 
+_EXCEPT = re.compile(r"^(?:all|every|each)(?: of)?(?: possible| ground)? (?:actions?|of them)"
+                     r"(?: are| is| can be)?(?: executable| inexecutable| executed)?,? "
+                     r"(?:except(?: for)?|but|other than|apart from|save) (?P<rest>.+)$", re.DOTALL)
+
+
+def _complement(question: Question, instance: Instance, listed: str) -> Reading:
+    """"All actions except stacking b7 on b2 and putting down b7": every action of the
+    instance but the ones listed."""
+    excluded = read_value(question, instance, listed)
+    if excluded.status != "read":
+        return excluded
+    return Reading("read", frozenset(instance.world.actions) - excluded.value,
+                   items=excluded.items)
+
+
 def read_value(question: Question, instance: Instance, text: str, *, lines: bool = True,
                use_fallback: bool = True) -> Reading:
     """``text`` (an answer section, or a stored label) as an answer to ``question``."""
@@ -228,6 +244,10 @@ def read_value(question: Question, instance: Instance, text: str, *, lines: bool
         return read_count(text, question.op == "steps_before_failure")
     if _is_none(text):
         return Reading("read", frozenset())
+    if kind == "actions" and lines:
+        rest = _EXCEPT.match(normalize(_clean(text)))
+        if rest:
+            return _complement(question, instance, rest.group("rest"))
     if kind in ("fluents", "actions", "action"):
         noun = "fluent" if kind == "fluents" else "action"
         reading = read_list(instance.lexicon, noun, _clean(text) if lines else text.strip(),
