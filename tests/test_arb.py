@@ -65,6 +65,11 @@ def test_rendered_2024_questions_score_their_answers_in_every_domain(name):
             if row["arb_outcome"] == "ambiguous":
                 assert (name, "2024") in _AMBIGUOUS, (raw["question"], row["reason"])
                 continue
+            if "ill_posed" in row:  # the label answers what the generator meant
+                readings = row["ill_posed"]["readings"]
+                assert row["answer"] == readings["as generated"] != readings["as written"]
+                assert row["label_agrees"] is None and row["arb_outcome"] == "wrong", row
+                continue
             assert row["arb_outcome"] == "correct" and row["score"] == 1, (raw["question"], row)
             assert row["label_agrees"] is True, row
     assert len(seen) >= 24  # the renderer covers the frames, so the reader is exercised on all
@@ -98,19 +103,25 @@ def test_final_layout_reads_the_instance_from_its_english_or_from_instance_files
         assert row["arb_outcome"] == "correct", (raw["question"], row)
 
 
-def test_true_false_answers_last_standalone_word_counts_and_the_rest_is_unparsed():
+def test_true_false_answers_are_read_in_the_answers_own_words():
+    """Verdicts as a careful human reads them (issue 38): yes/no, (not) possible, a stated
+    verdict over its explanation's words, final-answer lines without the marker; two
+    contradicting final verdicts, both words unstated, or none: unparsed."""
     raw = next(r for r in _renderer("blocksworld", "2024").questions(1)
                if r["question_name"] == "holds" and r["answer"] == "True")
     right = _score(raw, "[REASON] it is false that it is not... [ANSWER]\nTrue")
     assert right["arb_outcome"] == "correct" and right["score"] == 1
     negated = _score(raw, "[ANSWER] False")
     assert negated["arb_outcome"] == "wrong" and negated["score"] == 0
-    last_line = _score(raw, "[ANSWER]\nFalse\n**True**")
-    assert last_line["score"] == 1
-    sentence = _score(raw, "[ANSWER] The statement is true.")
-    assert sentence["score"] == 1
+    for text, value in (("[ANSWER] The statement is true.", 1), ("[ANSWER] Yes.", 1),
+                        ("[ANSWER] No, it is not.", 0), ("True", 1), ("Final answer: True", 1),
+                        ("The hand moved b3... **Answer:** True", 1),
+                        ("[ANSWER] False - the block is still on the table, so the claim is "
+                         "not true.", 0),
+                        ("## Final Answer\nNo", 0)):
+        assert _score(raw, text)["score"] == value, text
     for text, why in (("[ANSWER] True or False", "both"), ("[ANSWER] maybe", "neither"),
-                      ("True", "no [ANSWER]")):
+                      ("[ANSWER]\nFalse\n**True**", "contradict")):
         row = _score(raw, text)
         assert (row["arb_outcome"], row["score"]) == ("unparsed", 0) and why in row["reason"], row
     assert _score(raw, None)["arb_outcome"] == "unparsed"

@@ -97,7 +97,7 @@ def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_
     from collections import Counter
 
     from .records import load_records
-    from .report import disagreement_line, format_labels, label_summary
+    from .report import disagreement_line, format_labels, ill_posed_lines, label_summary
     from .runner import check_all
 
     if out_path:
@@ -121,9 +121,11 @@ def check_labels_command(questions: tuple[str, ...], out_path: str | None, show_
     hidden = sum(max(0, n - 5) for n in shown.values()) if not show_all else 0
     if hidden:
         click.echo(f"... {hidden} more disagreements (--all, or --out for the JSON report)")
-    unchecked = Counter(row.get("arb_outcome") for row in rows if row["label_agrees"] is None)
+    unchecked = Counter(row.get("arb_outcome") for row in rows
+                        if row["label_agrees"] is None and "ill_posed" not in row)
     if unchecked:
         click.echo("unchecked: " + ", ".join(f"{n} {s}" for s, n in unchecked.most_common()))
+    click.echo(ill_posed_lines(rows))
     if out_path:
         try:
             with open(out_path, "w", encoding="utf-8") as out:

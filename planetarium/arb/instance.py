@@ -47,7 +47,7 @@ class Instance:
     def lexicon(self) -> Lexicon:
         if self._lexicon is None:
             self._lexicon = Lexicon(self.book, tuple(self.world.type_of), self._admits,
-                                    self._fill, self._fallback)
+                                    self._fill, self._fallback, self.world.type_of)
         return self._lexicon
 
     def _admits(self, kind: str, meaning: Meaning) -> bool:
@@ -76,7 +76,8 @@ def _cached(domain: ArbDomain, book: PhraseBook, objects: tuple[tuple[str, str],
 
     instance = Instance(domain, book, World(domain, dict(objects)), init, inferred)
     instance._fallback = fallback_reader(
-        book, [*domain.parents, *instance.world.type_of.values()], instance._admits)
+        book, [*domain.parents, *instance.world.type_of.values()], instance._admits,
+        instance._fill)
     return instance
 
 

@@ -8,15 +8,21 @@ question is (the final release renumbers them), the text is.
 
 The fluent descriptions ARB uses ("valid properties of the state that involve negations",
 "base properties of the state", "self constraint valid properties of the state (both with and
-without negations)") are read into a sign and a set of fluent kinds.  A description that names
-a kind but no sign (the 2024 "What are the base properties of the state for b6?") takes its sign
-from the record's ``is_pos_fluent_question``: that is what the generator asked.
+without negations)") are read into a sign and a set of fluent kinds.
+
+Two families are ill-posed (:data:`ILL_POSED`): their text does not say what the generator
+meant.  A description that names a kind but no sign (the 2024 "What are the base properties of
+the state for b6?") reads as both signs, while the generator asked the record's
+``is_pos_fluent_question``; "is it True or False that no properties of the state change?" reads
+as any property, while the generator meant the record's ``fluent_type``.  Such a question is
+read as written, and carries the question the generator meant (:attr:`Question.generated`) so
+that both readings can be reported.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .records import ArbRecord
 
@@ -42,8 +48,11 @@ class FluentSet:
     kinds: frozenset[str] | None = None
 
 
-def fluent_set(text: str, record_sign: str | None) -> FluentSet | None:
-    """ARB's description of a set of fluents (None: not one)."""
+def fluent_set(text: str) -> FluentSet | None:
+    """ARB's description of a set of fluents (None: not one).
+
+    A description that names a kind but no sign ("base properties of the state") reads as both
+    signs; :func:`hidden_sign` gives the sign the generator meant."""
     text = _SPACES.sub(" ", text.strip().lower())
     kinds = None
     for words, kind in _KIND_WORDS.items():
@@ -53,10 +62,29 @@ def fluent_set(text: str, record_sign: str | None) -> FluentSet | None:
             break
     for phrase, sign in _SIGN_PHRASES:
         if text == phrase:
-            if sign is None:
-                sign = (record_sign or "pos_neg") if kinds is not None else "pos_neg"
-            return FluentSet(sign, kinds)
+            return FluentSet(sign or "pos_neg", kinds)
     return None
+
+
+def hidden_sign(text: str, record_sign: str | None) -> str | None:
+    """The sign the generator meant where the text names a kind of property and no sign (the
+    2024 "What are the base properties of the state for b6?"): the record's, if one sign."""
+    described = fluent_set(text)
+    if described is None or described.kinds is None or record_sign not in ("pos", "neg"):
+        return None
+    plain = _SPACES.sub(" ", text.strip().lower())
+    return record_sign if plain.endswith(" properties of the state") else None
+
+
+#: Question families whose text does not determine the answer: what each reads as written,
+#: and what the generator meant (taken from the record, which the model never sees).
+ILL_POSED = {
+    "no_change": "effects: 'is it True or False that no properties of the state change?' names "
+                 "no kind of property, yet the generator restricts it to the record's fluent "
+                 "type (as written, any action changes something)",
+    "hidden_sign": "'what are the <kind> properties of the state ...?' (2024) names no sign, "
+                   "yet the generator asked only the record's (positive or negative)",
+}
 
 
 @dataclass(frozen=True)
@@ -85,6 +113,9 @@ class Question:
     what: str | None = None  # what a count counts: "objects", "executable", ...
     type_name: str | None = None
     extras: dict = field(default_factory=dict)
+    #: where the text does not say what the generator meant (:data:`ILL_POSED`): the family and
+    #: the question the generator meant
+    generated: tuple[str, Question] | None = None
 
 
 class QuestionNotUnderstood(ValueError):
@@ -204,7 +235,7 @@ def _build(record: ArbRecord, name: str, match: re.Match, op: str, answer: str,
     fluents = None
     what = None
     if groups.get("nl"):
-        fluents = fluent_set(groups["nl"], record.sign)
+        fluents = fluent_set(groups["nl"])
         if fluents is None and name not in ("undefined_fluent",):
             raise QuestionNotUnderstood(f"unknown description of fluents: {groups['nl']!r}")
     elif op == "list_fluents":  # "what is the state ..."
@@ -215,19 +246,36 @@ def _build(record: ArbRecord, name: str, match: re.Match, op: str, answer: str,
         counted = groups["what"].strip().lower()
         what = _COUNTED.get(counted)
         if what is None:
-            fluents = fluent_set(counted, None)
+            fluents = fluent_set(counted)
             if fluents is None:
                 raise QuestionNotUnderstood(f"unknown count: {counted!r}")
             what = "fluents"
     if groups.get("which"):
         what = groups["which"].lower()
-    extras = {}
+    extras: dict = {}
     if name in ("effect_holds", "effect_holds_at_start"):
         extras["no_change"] = groups["items"].strip().lower() == "no properties of the state change"
-    return Question(
+    question = Question(
         frame=name, op=op, answer=answer, sequence=groups.get("seq"), state=state,
         items=groups.get("items"), action=groups.get("action"),
         obj=groups["obj"].lower() if groups.get("obj") else None,
         number=int(groups["n"]) if groups.get("n") else None,
         step=int(groups["k"]) if groups.get("k") else None, fluents=fluents, what=what,
         type_name=groups["type"].lower() if groups.get("type") else None, extras=extras)
+    kinds = record_kinds(record)
+    if extras.get("no_change") and kinds is not None:
+        meant = replace(question, extras={**extras, "change_kinds": kinds})
+        return replace(question, generated=("no_change", meant))
+    sign = hidden_sign(groups.get("nl") or "", record.sign)
+    if sign is not None and fluents is not None:
+        meant = replace(question, fluents=FluentSet(sign, fluents.kinds))
+        return replace(question, generated=("hidden_sign", meant))
+    return question
+
+
+def record_kinds(record: ArbRecord) -> frozenset[str] | None:
+    """The fluent kind the record's ``fluent_type`` names (None: all kinds)."""
+    kinds = {"base_fluents": "base", "derived_fluents": "derived",
+             "persistent_fluents": "persistent", "static_fluents": "static"}
+    kind = kinds.get(record.fluent_type or "")
+    return frozenset({kind}) if kind else None

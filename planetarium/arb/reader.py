@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from ..limits import check_deadline
+from .groupings import expansions, quantified
 from .phrases import Phrase, PhraseBook
 
 Literal = tuple[bool, tuple]  # (positive, atom)
@@ -37,10 +38,13 @@ _ARTICLES = re.compile(r"(?<![\w'-])(?:a|an|the)(?![\w'-])")
 _SPACE = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 _SOFT = re.compile(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+")
-_HARD = re.compile(r"\s*(?:\n|;|\s[-*\u2022]\s)\s*")
+_HARD = re.compile(r"\s*(?:\n|;|\s[-*\u2022/]\s|(?<=\S)\s+\(?\d{1,3}[.)](?=\s))\s*")
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]+|\(?\d{1,3}[.)])\s+")
 _EDGES = " \t.!?:\"'`*_"
 _LEADING_AND = re.compile(r"^and\s+")
+#: A grouping ("b2, b3 and b4 are clear") is one sentence: longer chunks are not spelled out.
+MAX_GROUPED = 12
+_PRONOUN = re.compile(r"^(?:it|they|he|she)\s+")
 
 
 def normalize(text: str) -> str:
@@ -114,7 +118,18 @@ class Lexicon:
     admits: Callable[[str, Meaning], bool]
     fill: Callable[[str, str, int], tuple[str, ...]]
     fallback: Callable[[str, str, tuple[str, ...]], frozenset] | None = None
+    #: object -> type, for nouns that name several objects ("any ball", "either gripper")
+    type_of: Mapping[str, str] | None = None
     _pattern: re.Pattern | None = field(default=None, repr=False)
+
+    def members(self, noun: str) -> list[str]:
+        """The objects a noun names: those of that type, else those whose name holds it before
+        a number ("ball" -> ball1, ball2; "gripper" -> lgripper1, rgripper1)."""
+        typed = sorted(o for o, t in (self.type_of or {}).items() if t == noun)
+        if typed:
+            return typed
+        named = re.compile(re.escape(noun) + r"\d")
+        return sorted(o for o in self.objects if named.search(o))
 
     def objects_pattern(self) -> re.Pattern | None:
         """Object names as whole words; a name may also run into a word that ARB glues to an
@@ -182,7 +197,8 @@ def _product(slots: list[tuple[str, ...]]) -> Iterator[tuple[str, ...]]:
 @dataclass(frozen=True)
 class Item:
     """One item of a list: its text, what it means (empty: unread), and how it was read
-    ("exact", "fallback", "unread"; "empty" for a blank piece, which is no item)."""
+    ("exact", "fallback", "unread"; "grouped" for a grouping that says several things, all of
+    which it means; "empty" for a blank piece, which is no item)."""
 
     text: str
     meanings: frozenset
@@ -190,7 +206,7 @@ class Item:
 
     @property
     def ambiguous(self) -> bool:
-        return len(self.meanings) > 1
+        return len(self.meanings) > 1 and self.how != "grouped"
 
 
 @dataclass(frozen=True)
@@ -212,7 +228,7 @@ class ListReading:
         """The set the list names (None when an item is unread or ambiguous)."""
         if self.unread or self.ambiguous:
             return None
-        return frozenset(next(iter(i.meanings)) for i in self.items)
+        return frozenset(m for i in self.items for m in i.meanings)
 
 
 # cost of a parse: (unread items, segments inside unread items, items read by the fallback)
@@ -268,6 +284,7 @@ def read_list(lexicon: Lexicon, kind: str, text: str, *, lines: bool = False,
     chunks = [c for c in (_HARD.split(text) if lines else [text])]
     items: list[Item] = []
     ambiguous = False
+    subject: str | None = None
     for chunk in chunks:
         if lines:
             chunk = _BULLET.sub("", chunk)
@@ -275,15 +292,40 @@ def read_list(lexicon: Lexicon, kind: str, text: str, *, lines: bool = False,
         hollow = _LEADING_AND.sub("", hollow)  # ARB writes a one-item list as " and X"
         if not hollow:
             continue
+        if lines and subject is not None and _PRONOUN.match(hollow):
+            hollow, objects = _PRONOUN.sub(HOLE + " ", hollow, count=1), [subject, *objects]
         found, split_ambiguous = _read_chunk(lexicon, kind, hollow, objects, allow_unread or lines,
-                                             use_fallback)
+                                             use_fallback, grouping=lines and use_fallback)
+        if objects and hollow.startswith(HOLE):
+            subject = objects[0]
         items.extend(found)
         ambiguous = ambiguous or split_ambiguous
     return ListReading(tuple(items), ambiguous)
 
 
 def _read_chunk(lexicon: Lexicon, kind: str, hollow: str, objects: list[str],
-                allow_unread: bool, use_fallback: bool) -> tuple[list[Item], bool]:
+                allow_unread: bool, use_fallback: bool, grouping: bool = False
+                ) -> tuple[list[Item], bool]:
+    """One chunk's items: the cheapest segmentation (see :func:`read_list`); where an item does
+    not read and ``grouping`` is on, the chunk spelled out item by item (:mod:`.groupings`)."""
+    items, ambiguous = _segmented(lexicon, kind, hollow, objects, allow_unread, use_fallback)
+    if not grouping or len(objects) > MAX_GROUPED or not any(i.how == "unread" for i in items):
+        return items, ambiguous
+    for pieces in expansions(hollow, objects):
+        spelled: list[Item] = []
+        for piece, mine in pieces:
+            found, split = _read_chunk(lexicon, kind, piece, mine, allow_unread, use_fallback,
+                                       grouping=len(pieces) > 1)
+            if split or any(i.how == "unread" for i in found):
+                break
+            spelled.extend(found)
+        else:
+            return spelled, False
+    return items, ambiguous
+
+
+def _segmented(lexicon: Lexicon, kind: str, hollow: str, objects: list[str],
+               allow_unread: bool, use_fallback: bool) -> tuple[list[Item], bool]:
     pieces, seps = segments(hollow)
     holes = [p.count(HOLE) for p in pieces]
     starts = [0]
@@ -309,6 +351,7 @@ def _read_chunk(lexicon: Lexicon, kind: str, hollow: str, objects: list[str],
                 continue
             extra = (1, end - start, 0) if item.how == "unread" else \
                 (0, 0, 1) if item.how == "fallback" else \
+                (0, 0, 2) if item.how == "grouped" else \
                 (0, 0, 0) if item.how == "exact" else (0, end - start, 0)  # empty: no item
             cost: _Cost = (before.cost[0] + extra[0], before.cost[1] + extra[1],
                            before.cost[2] + extra[2])
@@ -354,4 +397,25 @@ def _read_span(lexicon: Lexicon, kind: str, span: str, objects: list[str], short
         found = lexicon.fallback(kind, span, tuple(objects))
         if found:
             return Item(text, found, "fallback")
+        found = _grouped(lexicon, kind, span.strip(_EDGES), objects)
+        if found:
+            return Item(text, found, "grouped")
     return Item(text, frozenset(), "unread")
+
+
+def _grouped(lexicon: Lexicon, kind: str, span: str, objects: list[str]) -> frozenset:
+    """What a short grouping ("l0_0 and l0_1 are in city c0") says, each piece read exactly
+    or by the fallback, one meaning each (empty: it is no grouping that reads)."""
+    spelled = quantified(span, objects, lexicon.members)
+    for pieces in ([spelled] if spelled else []) + list(expansions(span, objects)):
+        found: set = set()
+        for piece, mine in pieces:
+            meanings = lexicon.meanings(kind, piece, mine)
+            if not meanings and lexicon.fallback is not None:
+                meanings = lexicon.fallback(kind, piece, tuple(mine))
+            if len(meanings) != 1:
+                break
+            found |= meanings
+        else:
+            return frozenset(found)
+    return frozenset()

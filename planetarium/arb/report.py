@@ -12,6 +12,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from .questions import ILL_POSED
+
 #: The columns of the score table: how the answers read (a row's ``arb_outcome``; the last two
 #: are the shared statuses of questions no reading was reached on).
 OUTCOMES = ("correct", "wrong", "unparsed", "ambiguous", "unsupported", "timeout",
@@ -112,3 +114,16 @@ def _short(value: Any, limit: int = 6) -> str:
     if isinstance(value, list) and len(value) > limit:
         return str(value[:limit])[:-1] + f", ... {len(value) - limit} more]"
     return str(value)
+
+
+def ill_posed_lines(rows: Iterable[dict[str, Any]]) -> str:
+    """The ill-posed question families met, with how many questions each (out of the label
+    count: their text does not say what the generator asked), or a line saying there were
+    none."""
+    found = Counter(row["ill_posed"]["family"] for row in rows if "ill_posed" in row)
+    if not found:
+        return "ill-posed questions: none"
+    lines = ["ill-posed questions (scored as written, both readings in each row, labels not "
+             "checked):"]
+    lines += [f"  {n} {family}: {ILL_POSED[family]}" for family, n in sorted(found.items())]
+    return "\n".join(lines)

@@ -16,7 +16,11 @@ answer read kept beside it as a detail:
   cannot take: not ARB's template, a false premise, an unknown domain), both ``unsupported``;
   else the status itself;
 - ``label_agrees``: whether the stored label equals the recomputed answer (null when either is
-  unknown), and when it does not, ``label_why`` with the certificate (state, fact, action).
+  unknown), and when it does not, ``label_why`` with the certificate (state, fact, action);
+- ``ill_posed``: for a question whose text does not say what the generator asked
+  (:data:`~.questions.ILL_POSED`) and whose readings differ, the family and both readings; the
+  score follows the text as written, and the label is not checked (it answers the other
+  reading).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from ..limits import Clock, Deadline, Stopwatch
 from .answers import Reading, answer_section, arb_keyword, read_value
 from .catalog import BUILTIN, Catalog
 from .instance import Instance, InstanceError, instance_for
-from .questions import Question, QuestionNotUnderstood, parse_question
+from .questions import ILL_POSED, Question, QuestionNotUnderstood, parse_question
 from .records import ArbDataError, ArbRecord
 from .truth import Truth, asp, recompute
 
@@ -71,8 +75,21 @@ def _base(record: ArbRecord, question: Question | None) -> dict[str, Any]:
             "layout": record.layout}
 
 
+def _ill_posed(truth: Truth) -> dict[str, Any]:
+    """An ill-posed question's family and both readings (empty for a well-posed one)."""
+    if truth.ill_posed is None:
+        return {}
+    family, meant = truth.ill_posed
+    return {"ill_posed": {"family": family, "why": ILL_POSED[family],
+                          "readings": {"as written": to_json(truth.value),
+                                       "as generated": to_json(meant)}}}
+
+
 def _label_check(question: Question, truth: Truth, instance: Instance,
                  record: ArbRecord) -> dict[str, Any]:
+    if truth.ill_posed is not None:  # the label answers a question the text does not ask
+        return {"label_agrees": None, "label_why": f"ill-posed question ({truth.ill_posed[0]}): "
+                "the text does not say what the generator asked"}
     label = read_value(question, instance, record.answer, lines=False, use_fallback=False)
     if not truth.decided or label.status != "read":
         reason = (truth.reason if not truth.decided
@@ -149,7 +166,7 @@ def _score(record: ArbRecord, response: str | None, deadline: Deadline, catalog:
            check_label: bool) -> dict[str, Any]:
     question, instance, truth = grade_question(record, catalog)
     row = _base(record, question)
-    row.update({"truth": to_json(truth.value), "label": record.answer})
+    row.update({"truth": to_json(truth.value), "label": record.answer, **_ill_posed(truth)})
     if check_label and question is not None and instance is not None:
         row.update(_label_check(question, truth, instance, record))
     else:
@@ -157,28 +174,48 @@ def _score(record: ArbRecord, response: str | None, deadline: Deadline, catalog:
     if truth.context:
         row["context"] = truth.context
     deadline.check("reading the answer")
-    if not truth.decided:
+    if not truth.decided and not truth.alternatives:
         return _read(row, truth.status, None, truth.reason)
     if response is None:
         return _read(row, "unparsed", 0, "no response")
     if question is not None and question.answer == "bool":
         row["arb_keyword"] = arb_keyword(response)
     section = answer_section(response)
-    if section is None:
-        return _read(row, "unparsed", 0, "no [ANSWER] marker")
     assert question is not None and instance is not None
     reading: Reading = read_value(question, instance, section)
     row["read_by_fallback"] = reading.fallback
     if reading.status == "unparsed":
         return _read(row, "unparsed", 0, reading.reason)
-    if reading.status == "ambiguous":
-        return _read(row, "ambiguous", None, reading.reason)
-    value = reading.value
+    truths = (truth.value,) if truth.decided else truth.alternatives
+    answers = (reading.value,) if reading.status == "read" else reading.alternatives
+    outcome = judge(truths, answers)
+    if outcome is None:
+        reason = reading.reason if reading.status == "ambiguous" else truth.reason
+        return _read(row, "ambiguous", None, reason)
+    value = next((a for a in answers if a in truths), answers[0])
+    expected = value if value in truths else truths[0]
     row["answer"] = to_json(value)
-    row.update(_lists(question, truth.value, value))
-    correct = value == truth.value
-    return _read(row, "correct" if correct else "wrong", int(correct),
-                 truth.reason if correct else _why_wrong(truth, value))
+    row.update(_lists(question, expected, value))
+    reason = ((truth.reason if truth.decided else "right under every reading: " + truth.reason)
+              if outcome else _why_wrong(Truth("decided", expected, truth.reason), value))
+    return _read(row, "correct" if outcome else "wrong", int(outcome), reason)
+
+
+def judge(truths: tuple, answers: tuple) -> bool | None:
+    """Whether an answer is right when the question or the answer reads several ways: right if
+    the answer's readings meet every reading of the question (an answer that repeats the
+    question's open wording is right whichever is meant); wrong if no reading of the answer is
+    any reading's truth; otherwise it depends on which is meant (None)."""
+    if not answers or not truths:
+        return None
+    if len(truths) == 1 and len(answers) > 1:
+        hits = {a == truths[0] for a in answers}
+        return hits.pop() if len(hits) == 1 else None
+    if all(t in answers for t in truths):
+        return True
+    if not any(a in truths for a in answers):
+        return False
+    return None
 
 
 def _why_wrong(truth: Truth, value: Any) -> str:
@@ -206,7 +243,7 @@ def label_row(record: ArbRecord, catalog: Catalog = BUILTIN,
             row = {**_base(record, question), "truth": to_json(truth.value),
                    "label": record.answer, "status": (Status.DECIDED if truth.decided
                                                       else Status.UNSUPPORTED).value,
-                   "arb_outcome": truth.status, "reason": truth.reason}
+                   "arb_outcome": truth.status, "reason": truth.reason, **_ill_posed(truth)}
             if question is not None and instance is not None:
                 row.update(_label_check(question, truth, instance, record))
             else:

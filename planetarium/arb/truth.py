@@ -15,7 +15,7 @@ Literals are ``(positive, atom)``; actions ``(name, args)``; both print in ARB's
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .instance import Instance
@@ -53,6 +53,11 @@ class Truth:
     reason: str = ""
     certificate: dict[str, Any] = field(default_factory=dict)
     context: dict[str, Any] = field(default_factory=dict)
+    #: an ill-posed question whose readings differ: its family and the generator's reading
+    #: (``value`` is the reading as written)
+    ill_posed: tuple[str, Any] | None = None
+    #: an ambiguous question's answer under each of its readings (empty: not all decided)
+    alternatives: tuple = ()
 
     @property
     def decided(self) -> bool:
@@ -65,12 +70,70 @@ class _Stop(Exception):
         self.truth = Truth(status, None, reason, certificate or {})
 
 
+class _Open(Exception):
+    """An item of the question reads several ways: answer under each, then compare."""
+
+    def __init__(self, key: tuple[str, int], text: str, meanings: frozenset) -> None:
+        super().__init__(text)
+        self.key, self.text, self.meanings = key, text, meanings
+
+
+#: At most this many readings of a question are tried (its open items multiply).
+MAX_READINGS = 64
+
+
 def recompute(record: ArbRecord, question: Question, instance: Instance) -> Truth:
-    """The answer to ``question`` (of ``record``) in ``instance``."""
-    try:
-        return _Evaluator(record, question, instance).run()
-    except _Stop as stop:
-        return stop.truth
+    """The answer to ``question`` (of ``record``) in ``instance``.
+
+    An item of the question that ARB's English leaves open (2024 logistics' "truck is driven
+    from airports l0_1 to l1_1" names no truck) is answered under every reading: one answer
+    decides, different answers make the question ambiguous.  An ill-posed question
+    (:data:`~.questions.ILL_POSED`) is answered as written, with the generator's reading beside
+    it where the two differ."""
+    truth = _under_every_reading(record, question, instance)
+    if question.generated is None or not truth.decided:
+        return truth
+    family, meant = question.generated
+    other = _under_every_reading(record, meant, instance)
+    if other.decided and other.value != truth.value:
+        return replace(truth, ill_posed=(family, other.value))
+    return truth
+
+
+def _under_every_reading(record: ArbRecord, question: Question, instance: Instance) -> Truth:
+    pending: list[dict] = [{}]
+    answers: list[tuple[dict, Truth]] = []
+    while pending:
+        chosen = pending.pop()
+        try:
+            answers.append((chosen, _Evaluator(record, question, instance, chosen).run()))
+        except _Stop as stop:
+            answers.append((chosen, stop.truth))
+        except _Open as open_item:
+            if len(answers) + len(pending) + len(open_item.meanings) > MAX_READINGS:
+                return Truth("ambiguous", reason=f"{open_item.text!r} may mean " + " or ".join(
+                    sorted(asp(m) for m in open_item.meanings)))
+            pending.extend({**chosen, open_item.key: m}
+                           for m in sorted(open_item.meanings, key=asp))
+    first = answers[0][1]
+    if len(answers) == 1:
+        return first
+    values = {repr(t.value) if t.decided else t.status for _, t in answers}
+    if len(values) == 1 and first.decided:
+        return replace(first, reason=f"{first.reason} (under each of {len(answers)} readings)")
+    readings = "; ".join(
+        ", ".join(asp(m) for m in chosen.values()) + ": "
+        + (repr(to_plain(t.value)) if t.decided else t.status) for chosen, t in answers)
+    decided = all(t.decided for _, t in answers)
+    return Truth("ambiguous", reason="the question reads several ways with different answers: "
+                 + readings, alternatives=tuple(t.value for _, t in answers) if decided else ())
+
+
+def to_plain(value: Any) -> Any:
+    """A value in ASP text, for reasons."""
+    if isinstance(value, frozenset):
+        return sorted(asp(x) for x in value)
+    return value
 
 
 def literals(instance: Instance, state: State) -> frozenset:
@@ -85,8 +148,10 @@ def holds(state: State, literal: tuple) -> bool:
 
 
 class _Evaluator:
-    def __init__(self, record: ArbRecord, question: Question, instance: Instance) -> None:
+    def __init__(self, record: ArbRecord, question: Question, instance: Instance,
+                 chosen: dict | None = None) -> None:
         self.record, self.q, self.instance = record, question, instance
+        self.chosen = chosen or {}
         self.lexicon = instance.lexicon
         self.context: dict[str, Any] = {}
         self.previous: State = instance.init
@@ -97,7 +162,10 @@ class _Evaluator:
                          allow_unread=allow_unread)
 
     def _unique(self, items: tuple[Item, ...], what: str,
-                resolve: Resolver | None = None) -> list:
+                resolve: Callable[[int, frozenset], frozenset] | None = None,
+                slot: str = "") -> list:
+        """Each item's one meaning; an item with several is answered under each (``slot``
+        tells this list's items from another's)."""
         out = []
         for index, item in enumerate(items):
             if not item.meanings:
@@ -107,8 +175,10 @@ class _Evaluator:
             if len(meanings) > 1 and resolve is not None:
                 meanings = resolve(index, meanings)
             if len(meanings) > 1:
-                raise _Stop("ambiguous", f"{what} {item.text!r} may mean "
-                            + " or ".join(sorted(asp(m) for m in item.meanings)))
+                key = (slot or what, index)
+                if key not in self.chosen:
+                    raise _Open(key, item.text, meanings)
+                meanings = frozenset({self.chosen[key]})
             out.append(next(iter(meanings)))
         return out
 
@@ -136,7 +206,7 @@ class _Evaluator:
         if reading.ambiguous_split:
             raise _Stop("ambiguous", "the action sequence splits into actions in more than one "
                         "way")
-        return self._unique(reading.items, "action", self._plan_resolver())
+        return self._unique(reading.items, "action", self._plan_resolver(), "sequence")
 
     # -- states ---------------------------------------------------------------------------
     def run_sequence(self, steps: list) -> Trace:
@@ -161,7 +231,7 @@ class _Evaluator:
         reading = self._list("action", self.q.action or "")
         if len(reading.items) != 1:
             raise _Stop("unsupported", f"cannot read the action {self.q.action!r}")
-        step = self._unique(reading.items, "action", self._next_resolver())[0]
+        step = self._unique(reading.items, "action", self._next_resolver(), "next")[0]
         missing = self.instance.world.missing(step, state)
         if missing:
             raise _Stop("unsupported", f"the question's premise is false: {asp(step)} cannot be "
@@ -201,12 +271,6 @@ class _Evaluator:
         if obj is not None:
             chosen = frozenset(x for x in chosen if obj in x[1][1:])
         return chosen
-
-    def _record_kinds(self) -> frozenset[str] | None:
-        kinds = {"base_fluents": "base", "derived_fluents": "derived",
-                 "persistent_fluents": "persistent", "static_fluents": "static"}
-        kind = kinds.get(self.record.fluent_type or "")
-        return frozenset({kind}) if kind else None
 
     # -- the operations -------------------------------------------------------------------
     def needs_every_object(self) -> bool:
@@ -275,7 +339,7 @@ class _Evaluator:
 
     def _no_change(self, state: State) -> tuple[bool, str, dict]:
         previous = self.previous
-        kinds = self._record_kinds()
+        kinds = self.q.extras.get("change_kinds")
         fluents = FluentSet("pos_neg", kinds)
         old = self.select(previous, fluents, None)
         new = self.select(state, fluents, None)
@@ -372,7 +436,7 @@ class _Evaluator:
         reading = self._list("action", self.q.action or "")
         def resolve(_index: int, meanings: frozenset) -> frozenset:
             return frozenset({steps[k - 1]}) if steps[k - 1] in meanings else meanings
-        action = self._unique(reading.items, "action", resolve)
+        action = self._unique(reading.items, "action", resolve, "asked")
         if len(action) != 1:
             raise _Stop("unsupported", f"cannot read the action {self.q.action!r}")
         run = self.run_sequence(steps[:k - 1])
