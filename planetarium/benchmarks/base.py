@@ -116,6 +116,11 @@ class Benchmark(PresentationHooks, ABC, Generic[ConfigT]):
         """The selected items as JSON-ready rows, each with a unique ``id`` (a string, or an
         integer: the loop, the completions and the results use ``str(id)``)."""
 
+    def split_names(self, config: ConfigT) -> tuple[str, ...]:
+        """The split names ``config.dataset`` holds, so that a selection with no items can say
+        which to pick instead (the adapters' one-line error); default: none known."""
+        return ()
+
     @abstractmethod
     def messages(self, config: ConfigT, item: Row) -> Messages:
         """The chat the model answers for ``item``."""
