@@ -91,7 +91,7 @@ def absolute(dataset: str, base: Path) -> str:
     path = Path(dataset).expanduser()
     if path.is_absolute() or not (base / path).exists():
         return str(path) if path.is_absolute() else dataset
-    return str((base / path).resolve())
+    return os.path.abspath(base / path)  # links kept: the message names the path as given
 
 
 def load_items(bench: Benchmark, config: BenchmarkConfig, how: str,
