@@ -8,7 +8,6 @@ and gripper the Planetarium dataset uses.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 from typing import Any

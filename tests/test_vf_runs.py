@@ -23,9 +23,9 @@ def _run(folder: Path, episodes: list[dict]) -> subprocess.CompletedProcess:
 
 
 def _episode(ok: bool, reward: float, errors: list[str] = ()) -> dict:
+    failures = [{"type": "HarnessError", "message": m, "traceback": "..."} for m in errors]
     return {"ok": ok, "errors": [], "traces": [
-        {"rewards": {"planetarium": {"score": reward, "weight": 1.0}}, "errors": [{"type": "HarnessError", "message": m, "traceback": "..."}
-                                      for m in errors]}]}
+        {"rewards": {"planetarium": {"score": reward, "weight": 1.0}}, "errors": failures}]}
 
 
 def test_failed_rollouts_are_one_line_with_the_fix_and_exit_1(tmp_path: Path):

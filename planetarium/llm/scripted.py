@@ -108,12 +108,12 @@ class ChatServer:
             self.requests.append({"path": path, "body": body, "headers": headers})
             status = self.script.pop(0) if self.script else 200
         if status != 200:
-            payload = {"error": {"message": f"scripted {status}"}}
-            return status, "application/json", json.dumps(payload).encode()
+            error = {"error": {"message": f"scripted {status}"}}
+            return status, "application/json", json.dumps(error).encode()
         text = self.answer(prompt)
         if body.get("stream"):
             return 200, "text/event-stream", _chunks(str(body.get("model", "")), text)
-        payload = {"choices": [{"message": {"role": "assistant", "content": text},
+        payload: dict[str, Any] = {"choices": [{"message": {"role": "assistant", "content": text},
                                 "finish_reason": "stop"}], "usage": USAGE}
         return 200, "application/json", json.dumps(payload).encode()
 
