@@ -15,6 +15,11 @@ as ``eval grade`` counts them), its explanation the grader's reason and its meta
 status, so a time limit reads as ``timeout``, not as a wrong answer.  With Inspect's ``hf``
 provider, ``do_sample=false`` gives greedy decoding and ``add_special_tokens: false`` keeps the
 BOS the chat template already wrote from being doubled (the rendering ``eval run`` uses).
+
+The task answers to ``planetarium/planetarium`` wherever the package is, a checkout included
+(:func:`installed`), and to ``inspect_task.py@planetarium`` in the file form, where relative
+``-T dataset=`` paths are still read against the directory the run started in
+(:func:`launch_dir`).  A run that cannot start stops with one line, exit status 1.
 """
 
 from __future__ import annotations
@@ -102,10 +107,10 @@ def installed() -> bool:
     """Whether this module lies in a ``site-packages`` folder, where Inspect prefixes its task
     names with the package's by itself (it does not for a checkout or an editable install of a
     distribution named unlike the package, as ``planetarium-pddl``)."""
-    here = str(Path(__file__).resolve()).lower()
+    here = os.path.abspath(__file__).lower()  # as imported: links not followed, as Inspect reads it
     folders = [*site.getsitepackages(), site.getusersitepackages(),
                *(p for p in sys.path if "site-packages" in p.lower())]
-    return any(here.startswith(str(Path(folder).resolve()).lower()) for folder in folders)
+    return any(here.startswith(os.path.abspath(folder).lower()) for folder in folders)
 
 
 if not installed():  # the name the entry point promises, from a checkout too
