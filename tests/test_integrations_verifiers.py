@@ -145,6 +145,19 @@ def test_bad_settings_are_refused_when_the_config_is_read(task, words):
         vf.taskset_config_type(ID).model_validate({"id": ID, "task": task})
 
 
+@pytest.mark.parametrize(("dataset", "split", "words"), [
+    ("no/such/rows.jsonl", None, "planetarium: dataset no/such/rows.jsonl: "),
+    (None, "heldout:test+domain:rover-single", "planetarium: no items in split "
+                                                "`heldout:test+domain:rover-single` of dataset ")])
+def test_a_dataset_that_gives_no_tasks_is_one_line(rows_file, dataset, split, words):
+    config = vf.taskset_config_type(ID).model_validate(
+        {"id": ID, "dataset": dataset or str(rows_file), **({"split": split} if split else {})})
+    with pytest.raises(SystemExit) as stopped:
+        list(vf.load_taskset(config))
+    assert str(stopped.value).startswith(f"Error: {words}") and "\n" not in str(stopped.value)
+    assert "--env.taskset." in str(stopped.value)
+
+
 def test_vf_eval_against_an_openai_compatible_endpoint(rows_file, tmp_path):
     """The README's command, verbatim but for the endpoint and dataset: a scripted server
     answers each prompt with that row's answer."""
