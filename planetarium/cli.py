@@ -479,5 +479,30 @@ def demo(workers: int | None) -> None:
     click.echo(_summary(tally))
 
 
+@main.command("serve-scripted")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free one).")
+@click.option("--answers", type=click.Path(dir_okay=False), default=None,
+              help='JSON Lines of {"prompt_contains": TEXT, "answer": TEXT}: the first line '
+                   "whose text the prompt contains answers it (default, and for prompts no line "
+                   "matches: the prompt's first 40 characters).")
+def serve_scripted(host: str, port: int, answers: str | None) -> None:
+    """Serve a scripted OpenAI-compatible chat endpoint (streaming and not) for smoke tests of
+    `eval run`'s openai backend, lm-eval, Inspect or vf-eval without a model; Ctrl-C stops."""
+    import threading
+
+    from .jsonl import JsonLineError
+    from .llm.scripted import ChatServer, answers_from
+
+    try:
+        answer = answers_from(answers) if answers else None
+    except JsonLineError as err:
+        raise click.ClickException(str(err)) from err
+    with ChatServer(answer=answer, host=host, port=port) as server:
+        click.echo(f"serving a scripted chat endpoint at {server.base_url} (Ctrl-C stops)")
+        threading.Event().wait()
+
+
 if __name__ == "__main__":
     main()

@@ -25,9 +25,13 @@ signal handler (a ``signal.alarm`` time limit) reaches the caller.
 
 The original's other public names work too, on this grader: ``planetarium.DOMAINS`` (domain
 name -> domain PDDL text), ``planetarium.builder.build`` (a problem as a :class:`ProblemGraph`),
-``planetarium.oracle.fully_specify`` / ``plan`` / ``plan_to_string`` and
-``planetarium.metric.equals`` / ``isomorphic`` (the modules of those names are thin fronts on
-the functions here).
+``planetarium.oracle.fully_specify`` / ``plan`` / ``plan_to_string``,
+``planetarium.metric.equals`` / ``isomorphic``, ``planetarium.downward.plan`` / ``validate``
+(built in, no Fast Downward or VAL) and the module ``planetarium.evaluate`` (the modules of
+those names are thin fronts on the functions here).  Two do not, and fail in one line that says
+what to use: ``DOMAINS["rover"]`` (the original's multi-rover domain is not built in) and
+``planetarium.graph``'s ``ProblemGraph`` / ``SceneGraph`` (``planetarium.graph`` is this
+package's isomorphism module; they are in :mod:`planetarium.builder`).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from .limits import MAX_TIMEOUT_S, Deadline
 from .pddl import Atom, Problem, parse_domain
 from .planning import SolveStatus, check_solvable
 from .strips.plan_io import GroundStep, format_plan
+from .strips.validate import validate_plan
 
 log = logging.getLogger("planetarium")
 
@@ -113,9 +118,9 @@ def _normalized(text: str) -> list[str]:
     return re.findall(r"[()]|[^\s()]+", re.sub(r";[^\n]*", "", text).lower())
 
 
-def _note_ignored(names: list[str]) -> None:
+def _note_ignored(names: list[str], where: str = "planetarium.evaluate") -> None:
     for name in names:
-        _note_once(name, f"planetarium.evaluate: argument {name!r} is accepted for compatibility "
+        _note_once(f"{where}:{name}", f"{where}: argument {name!r} is accepted for compatibility "
                    "with the original package and ignored (planning and plan validation are "
                    "built in)")
 
@@ -138,9 +143,49 @@ def _log_undecided(result: GradeResult, timeout_s: float) -> None:
             result.status, result.stage, result.reason)
 
 
-def domains() -> dict[str, str]:
+#: Names the original package had that this one has under another name or not at all, and
+#: what to use instead (the one line a lookup of them fails with).
+MISSING_DOMAINS = {
+    "rover": "the original package's 'rover' domain is not built in here (the built-in rover "
+             "domain is 'rover-single', one rover): pass its PDDL text as domain_str, or "
+             "register it as a domain plug-in",
+}
+
+
+class Domains(dict[str, str]):
+    """``planetarium.DOMAINS``: a dict whose failed lookup says what to use instead."""
+
+    def __missing__(self, name: str) -> str:
+        why = MISSING_DOMAINS.get(name, "not a registered domain")
+        raise KeyError(f"{name!r}: {why}; DOMAINS has {', '.join(sorted(self))}")
+
+
+def domains() -> Domains:
     """``planetarium.DOMAINS``: each registered domain's name and PDDL text."""
-    return {name: domain.pddl for name, domain in available_domains().items()}
+    return Domains({name: domain.pddl for name, domain in available_domains().items()})
+
+
+def downward_plan(domain: str, problem: str, downward: str | None = None,
+                  alias: str | None = None, **kwargs: Any) -> tuple[str | None, float]:
+    """``downward.plan``: ``(plan text, cost)`` for ``problem`` in ``domain`` (both PDDL text),
+    ``(None, inf)`` when no plan exists; the cost is the plan's length (the domains have unit
+    costs).  The original ran Fast Downward (``downward``, ``alias``, its options); the
+    built-in planner plans here and validates its plan, so those are accepted and ignored."""
+    _note_ignored([name for name, value in (("downward", downward), ("alias", alias))
+                   if value is not None] + list(kwargs), "planetarium.downward.plan")
+    try:
+        steps = plan(build(problem, domain))
+    except ValueError:  # none exists (an unreadable problem is a PlanetariumError, raised)
+        return None, float("inf")
+    return plan_to_string(steps), float(len(steps))
+
+
+def downward_validate(domain: str, problem: str, plan_str: str, val: str | None = None) -> bool:
+    """``downward.validate``: whether ``plan_str`` solves ``problem`` in ``domain`` (PDDL
+    text).  The original ran VAL (``val``); the built-in validator replays the plan here."""
+    _note_ignored(["val"] if val is not None else [], "planetarium.downward.validate")
+    graph = build(problem, domain)
+    return validate_plan(graph.domain_definition.definition, graph.problem, plan_str).ok
 
 
 @dataclass(frozen=True, eq=False)

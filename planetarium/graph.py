@@ -463,3 +463,21 @@ def isomorphic(first: rx.PyDiGraph, second: rx.PyDiGraph, budget: SearchBudget) 
             return False
         x, y, _ = refined
     return search.search(x.objects, y.objects)
+
+
+#: The original package's ``planetarium.graph`` names, which live elsewhere here (this module is
+#: the isomorphism machinery, not the original's graph classes).
+ORIGINAL_NAMES = {"ProblemGraph": "planetarium.builder", "SceneGraph": "planetarium.builder",
+                  "Label": None}
+
+
+def __getattr__(name: str) -> object:
+    """``from planetarium.graph import ProblemGraph`` (the original package's import) fails with
+    one line saying where the name is (an ``ImportError``, which Python passes on as it is)."""
+    if name in ORIGINAL_NAMES:
+        home = ORIGINAL_NAMES[name]
+        instead = (f"use `from {home} import {name}`" if home else
+                   "it has no counterpart here (graph labels are internal)")
+        raise ImportError(f"planetarium.graph.{name} is the original package's; this "
+                          f"planetarium.graph is the isomorphism module: {instead}")
+    raise AttributeError(f"module 'planetarium.graph' has no attribute {name!r}")

@@ -8,10 +8,11 @@ and gripper the Planetarium dataset uses.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
+
+from planetarium.llm.scripted import ChatServer  # noqa: F401 - the tests' endpoint is the shipped one
 
 
 def _problem(name: str, domain: str, objects: list[str], init: list[str], goal: list[str]) -> str:
@@ -153,89 +154,6 @@ def make_answered_run(run_dir: Path, name: str, rows: list[dict[str, Any]], answ
     prepare_run_dir(run_dir, config, get_benchmark(config.benchmark.name), rows)
     with CompletionLog(run_dir / COMPLETIONS) as log:
         log.append([{"id": r["id"], "output": a} for r, a in zip(rows, answers, strict=False)])
-
-
-class ChatServer:
-    """A chat-completions endpoint on 127.0.0.1 in a thread, answering from a script.
-
-    ``script`` is a list of HTTP status codes served in order to successive requests (then 200
-    forever); a 200 answers ``answer(last user message)`` (default: its first 40 characters, so
-    answers are checkable), as one JSON body or, when the request asks ``stream: true``, as
-    server-sent chunks ending in ``[DONE]``.  Every request body and its headers are kept in
-    ``requests``; ``retry_after``: the Retry-After header of every error answer.
-    """
-
-    def __init__(self, script: list[int] | None = None,
-                 answer: Callable[[str], str] | None = None,
-                 retry_after: str | None = None) -> None:
-        import threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-        self.script = list(script or [])
-        self.answer = answer or (lambda prompt: prompt[:40])
-        self.requests: list[dict[str, Any]] = []
-        self.lock = threading.Lock()
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                with server.lock:
-                    server.requests.append(
-                        {"path": self.path, "body": body, "headers": dict(self.headers)}
-                    )
-                    status = server.script.pop(0) if server.script else 200
-                usage = {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}
-                kind = "application/json"
-                if status == 200:
-                    text = server.answer(body["messages"][-1]["content"])
-                    payload = {
-                        "choices": [
-                            {
-                                "message": {"role": "assistant", "content": text},
-                                "finish_reason": "stop",
-                            }
-                        ],
-                        "usage": usage,
-                    }
-                else:
-                    payload = {"error": {"message": f"scripted {status}"}}
-                data = json.dumps(payload).encode()
-                if status == 200 and body.get("stream"):
-                    kind = "text/event-stream"
-                    head = {"id": "chat-1", "object": "chat.completion.chunk", "created": 0,
-                            "model": body.get("model", "")}
-                    chunks = [{**head, "choices": [{"index": 0, "finish_reason": None, "delta": {
-                                  "role": "assistant", "content": text}}]},
-                              {**head, "choices": [{"index": 0, "finish_reason": "stop",
-                                                    "delta": {}}], "usage": usage}]
-                    data = b"".join(f"data: {json.dumps(c)}\n\n".encode() for c in chunks)
-                    data += b"data: [DONE]\n\n"
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(data)))
-                if status != 200 and retry_after is not None:
-                    self.send_header("Retry-After", retry_after)
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> ChatServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 def one_row_per_domain(path: Path) -> Path:

@@ -217,3 +217,63 @@ def test_a_timeout_is_logged_as_a_timeout(caplog):
     planetarium.evaluate(_tower(3, "b"), unsupported)
     assert not any("timed out" in r.getMessage() for r in caplog.records)
     assert any("undecided (unsupported" in r.getMessage() for r in caplog.records)
+
+
+def test_the_original_modules_evaluate_and_downward_work():
+    """``from planetarium.evaluate import evaluate`` and ``from planetarium import downward``,
+    as the original's code imports them; ``planetarium.evaluate(...)`` keeps answering after the
+    module import rebinds the name (in a fresh interpreter: the import order matters)."""
+    script = (
+        "import sys, planetarium\n"
+        "from planetarium.evaluate import evaluate\n"
+        "from planetarium import DOMAINS, downward\n"
+        "gt, answer = sys.argv[1], sys.argv[2]\n"
+        "assert evaluate(gt, answer) == planetarium.evaluate(gt, answer) == (True, True, True)\n"
+        "plan, cost = downward.plan(DOMAINS['blocksworld'], gt, downward='fast-downward.py',"
+        " alias='lama-first')\n"
+        "assert cost == len(plan.splitlines()) and downward.validate(DOMAINS['blocksworld'],"
+        " gt, plan, val='validate')\n"
+        "assert not downward.validate(DOMAINS['blocksworld'], gt, '(pick-up b1)')\n"
+        "print('ok')\n")
+    gt = _tower(3, "b")
+    done = subprocess.run([sys.executable, "-c", script, gt, _tower(3, "x")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_downward_plan_without_a_plan_answers_none_and_infinity():
+    from planetarium import DOMAINS, downward
+
+    stuck = ("(define (problem s) (:domain blocksworld) (:objects a) (:init (on-table a) "
+             "(clear a)) (:goal (holding a)))")  # the arm is not empty, and never will be
+    assert downward.plan(DOMAINS["blocksworld"], stuck) == (None, float("inf"))
+
+
+def test_the_original_names_not_provided_fail_in_one_line_saying_what_to_use():
+    from planetarium import DOMAINS
+
+    with pytest.raises(KeyError) as missing:
+        DOMAINS["rover"]
+    assert "rover-single" in str(missing.value) and "domain_str" in str(missing.value)
+    with pytest.raises(KeyError, match="not a registered domain"):
+        DOMAINS["sokoban"]
+    with pytest.raises(ImportError) as moved:
+        from planetarium.graph import ProblemGraph  # noqa: F401 - the import is the test
+    assert "from planetarium.builder import ProblemGraph" in str(moved.value)
+    assert "\n" not in str(moved.value) and "\n" not in str(missing.value)
+    from planetarium.builder import ProblemGraph  # where it is
+
+    assert ProblemGraph.__name__ == "ProblemGraph"
+
+
+def test_the_readme_original_api_block_runs():
+    """The README's block for code written against the original package, run as it is."""
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("from planetarium import DOMAINS, builder, downward, metric, oracle")
+    start = readme.rindex("```python\n", 0, start) + len("```python\n")
+    block = readme[start:readme.index("```", start)]
+    gt = _tower(3, "b")
+    names = {"gt_pddl_str": gt, "pred_pddl_str": gt, "gt": gt, "pred": gt,
+             "domain_str": available_domains()["blocksworld"].pddl}
+    exec(compile(block, "README.md", "exec"), names)  # the project's own README, not input
+    assert names["parseable"] and names["equivalent"] and names["cost"] >= 1

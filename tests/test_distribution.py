@@ -8,6 +8,7 @@ install into a fresh environment where ``planetarium demo`` runs.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -133,6 +134,8 @@ def test_wheel_and_sdist_build_pass_twine_check_and_install_into_a_fresh_venv(tm
     metadata = zipfile.ZipFile(wheel).read(
         next(n for n in in_wheel if n.endswith(".dist-info/METADATA"))).decode()
     assert "Name: planetarium-pddl" in metadata.splitlines()
+    assert {"LICENSE", "planetarium/dataset/published/LICENSE"} <= in_sdist
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in in_wheel)
 
     checkout_demo = subprocess.run([sys.executable, "-m", "planetarium.cli", "demo"], cwd=ROOT,
                                    capture_output=True, text=True, timeout=300, check=True)
@@ -147,3 +150,54 @@ def test_wheel_and_sdist_build_pass_twine_check_and_install_into_a_fresh_venv(tm
                               text=True, timeout=300, cwd=tmp_path)
         assert demo.returncode == 0, demo.stderr
         assert demo.stdout == checkout_demo.stdout
+        read = subprocess.run([str(venv / "bin" / "python"), "-c", _READ_METADATA],
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert read.returncode == 0, read.stderr
+        check_registry_metadata(json.loads(read.stdout))
+
+
+#: Prints the installed distribution's metadata as JSON (field -> every value), the
+#: description under "Description".
+_READ_METADATA = ("import importlib.metadata as m, json\n"
+                  "d = m.metadata('planetarium-pddl')\n"
+                  "print(json.dumps({k: d.get_all(k) for k in set(d.keys())}"
+                  " | {'Description': d.get_payload()}))\n")
+
+
+def check_registry_metadata(fields: dict[str, list[str]]) -> None:
+    """What a package index shows: the license and its files, the project's URLs, authors and
+    classifiers, a Markdown description whose images and links resolve off the repository."""
+    tomllib = pytest.importorskip("tomllib")
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]
+    assert fields["License-Expression"] == ["BSD-3-Clause"]
+    assert sorted(fields["License-File"]) == ["LICENSE", "planetarium/dataset/published/LICENSE"]
+    assert sorted(fields["Project-URL"]) == sorted(f"{k}, {v}" for k, v in urls.items())
+    assert fields["Author"] or fields["Author-email"]
+    classifiers = fields["Classifier"]
+    assert "Intended Audience :: Science/Research" in classifiers
+    assert {f"Programming Language :: Python :: 3.{v}" for v in (10, 11, 12)} <= set(classifiers)
+    assert fields["Description-Content-Type"] == ["text/markdown"]
+    check_description(fields["Description"], urls["Repository"])
+
+
+def check_description(text: str, repository: str) -> None:
+    """Every image of the long description is an absolute link into the repository, naming a
+    file the repository has; the quick start installs the published distribution."""
+    images = re.findall(r"!\[[^\]]*\]\(([^)\s]+)", text)
+    assert images, "the description shows the viewer"
+    prefix = f"{repository}/raw/main/"
+    for link in images:
+        assert link.startswith(prefix), link
+        assert (ROOT / link.removeprefix(prefix)).is_file(), link
+    quick = text[text.index("## Quick start"):]
+    assert quick.index("pip install planetarium-pddl") < quick.index("pip install .")
+
+
+def test_the_readme_reads_right_on_a_package_index():
+    """The README is the long description: checked here without a build (the slow test above
+    checks the built metadata)."""
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["readme"] == "README.md" and project["license"] == "BSD-3-Clause"
+    assert "BSD 3-Clause License" in (ROOT / "LICENSE").read_text()
+    check_description((ROOT / "README.md").read_text(), project["urls"]["Repository"])

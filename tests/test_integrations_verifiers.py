@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -144,6 +145,19 @@ def test_bad_settings_are_refused_when_the_config_is_read(task, words):
         vf.taskset_config_type(ID).model_validate({"id": ID, "task": task})
 
 
+@pytest.mark.parametrize(("dataset", "split", "words"), [
+    ("no/such/rows.jsonl", None, "planetarium: dataset no/such/rows.jsonl: "),
+    (None, "heldout:test+domain:rover-single", "planetarium: no items in split "
+                                                "`heldout:test+domain:rover-single` of dataset ")])
+def test_a_dataset_that_gives_no_tasks_is_one_line(rows_file, dataset, split, words):
+    config = vf.taskset_config_type(ID).model_validate(
+        {"id": ID, "dataset": dataset or str(rows_file), **({"split": split} if split else {})})
+    with pytest.raises(SystemExit) as stopped:
+        list(vf.load_taskset(config))
+    assert str(stopped.value).startswith(f"Error: {words}") and "\n" not in str(stopped.value)
+    assert "--env.taskset." in str(stopped.value)
+
+
 def test_vf_eval_against_an_openai_compatible_endpoint(rows_file, tmp_path):
     """The README's command, verbatim but for the endpoint and dataset: a scripted server
     answers each prompt with that row's answer."""
@@ -175,4 +189,35 @@ def test_vf_eval_against_an_openai_compatible_endpoint(rows_file, tmp_path):
     assert sorted(got.values()) == [0.0, 0.0, 0.0, 1.0, 1.0]
     assert all(e["ok"] and not e["errors"] for e in episodes)
     assert len(server.requests) == len(cases())
+    checked = subprocess.run([sys.executable, "-m", "planetarium.integrations.vf_runs",
+                              str(tmp_path / "outputs")], capture_output=True, text=True,
+                             timeout=120)
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.strip() == f"{len(cases())} rollouts, all ran, mean reward 0.400"
+
+
+def test_vf_eval_without_uv_fails_every_rollout_and_vf_runs_says_why(rows_file, tmp_path):
+    """What a first run offline meets: no uv on PATH, so the chat program cannot be set up
+    (uv cannot be downloaded either); vf-eval exits 0, the check exits 1 with the fix."""
+    bare = tmp_path / "bin"  # a PATH with the shell's tools, without uv (nor pip, curl, wget)
+    bare.mkdir()
+    for tool in ("sh", "mv", "grep"):
+        (bare / tool).symlink_to(shutil.which(tool))
+    environ = {**os.environ, "PATH": str(bare), "OPENAI_API_KEY": "unused",
+               "HOME": str(tmp_path / "home")}
+    with ChatServer() as server:
+        run = subprocess.run(
+            [str(Path(sys.executable).parent / "vf-eval"), ID, "-m", "scripted",
+             "--client.base-url", server.base_url, "--client.api-key-var", "OPENAI_API_KEY",
+             "--env.agent.harness.id", "null", "--env.agent.runtime.type", "subprocess",
+             "--env.taskset.dataset", str(rows_file), "-n", "1", "--no-push", "--no-rich",
+             "-o", str(tmp_path / "outputs")],
+            capture_output=True, text=True, env=environ, cwd=tmp_path, timeout=480)
+    assert run.returncode == 0, run.stderr[-3000:]  # verifiers' own exit status
+    checked = subprocess.run([sys.executable, "-m", "planetarium.integrations.vf_runs",
+                              str(tmp_path / "outputs")], capture_output=True, text=True,
+                             timeout=120)
+    assert checked.returncode == 1
+    assert checked.stderr.startswith("Error: 1 of 1 rollouts failed: ")
+    assert "failed to prepare uv script" in checked.stderr and "put uv on PATH" in checked.stderr
 

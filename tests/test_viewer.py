@@ -220,8 +220,16 @@ def test_eval_view_command(runs, tmp_path):
     again = runner.invoke(main, ["eval", "view", str(runs[0]), "--out", str(tmp_path / "v")])
     assert again.exit_code == 0, again.output
     assert not stale.exists() and len(list((tmp_path / "v" / "items").iterdir())) == 7
+    not_a_run = tmp_path / "not-a-run"
+    not_a_run.mkdir()
+    (not_a_run / "answers.jsonl").write_text("{}\n")
+    failed = runner.invoke(main, ["eval", "view", str(not_a_run)])
+    assert failed.exit_code == 1 and failed.output.strip().endswith(
+        f"{not_a_run}: not a run folder (no run.json; it holds answers.jsonl): give a folder "
+        "'planetarium eval run --out' wrote")
     ungraded = tmp_path / "ungraded"
     ungraded.mkdir()
+    (ungraded / "run.json").write_text("{}")
     failed = runner.invoke(main, ["eval", "view", str(ungraded)])
     assert failed.exit_code == 1 and "not graded yet" in failed.output
 

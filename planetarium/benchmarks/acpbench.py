@@ -121,6 +121,12 @@ class AcpBenchmark(Benchmark[AcpConfig]):
         return [item_row(item)
                 for item in select_items(items, config.tasks, config.kinds, config.limit)]
 
+    def split_names(self, config: AcpConfig) -> tuple[str, ...]:
+        """The split names of the question files (``<task>/<split>.<kind>.json``)."""
+        from ..acp.data import task_files
+
+        return tuple(sorted({path.name.split(".")[0] for path in task_files(config.dataset)}))
+
     def messages(self, config: AcpConfig, item: Row) -> Messages:
         return _prompt(_prompts_dir(config), item["kind"], item["task"]).messages(_to_item(item))
 

@@ -165,6 +165,11 @@ class Benchmark(PresentationHooks, ABC, Generic[ConfigT]):
             seen.add(str(item_id))
         return rows
 
+    def split_names(self, config: ConfigT) -> tuple[str, ...]:
+        """The split names ``config.dataset`` holds, so that a selection with no items can say
+        which to pick instead (the adapters' one-line error); default: none known."""
+        return ()
+
     @abstractmethod
     def messages(self, config: ConfigT, item: Row) -> Messages:
         """The chat the model answers for ``item``."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import inspect
 import multiprocessing
 import re
+import signal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -287,12 +288,20 @@ def _run_jobs(jobs: list[Job], workers: int) -> Iterator[list[Built]]:
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].params))
     results: dict[int, list[Built]] = {}
     next_out = 0
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_default_signals) as pool:
         for index, built in pool.imap_unordered(_indexed_build, [(i, jobs[i]) for i in order]):
             results[index] = built
             while next_out in results:
                 yield results.pop(next_out)
                 next_out += 1
+
+
+def _default_signals() -> None:
+    """A pool worker ends on SIGTERM and SIGINT as a process does by default, whatever handlers
+    the forking process had installed (vf-eval's swallows repeated signals, so the pool's
+    ``terminate`` would wait on its workers forever)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _indexed_build(item: tuple[int, Job]) -> tuple[int, list[Built]]:

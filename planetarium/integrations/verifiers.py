@@ -119,10 +119,14 @@ class PlanetariumTaskset(vf.Taskset[PlanetariumTask, PlanetariumTasksetConfig]):
     """The Planetarium benchmark's rows (see the module docstring)."""
 
     def load(self) -> Iterator[PlanetariumTask]:
-        bench = common.benchmark("planetarium")
-        settings = common.benchmark_config(
-            bench, {"dataset": self.config.dataset, "split": self.config.split}, HOW)
-        for row in common.load_items(bench, settings, HOW):
+        try:
+            bench = common.benchmark("planetarium")
+            settings = common.benchmark_config(
+                bench, {"dataset": self.config.dataset, "split": self.config.split}, HOW)
+            rows = common.load_items(bench, settings, HOW)
+        except common.AdapterError as err:  # vf-eval ends on it in one line, exit status 1
+            raise SystemExit(f"Error: {err}") from None
+        for row in rows:
             [turn] = common.messages(bench, settings, row)
             data = PlanetariumData(
                 id=str(row["id"]), name=str(row.get("name") or row["id"]),

@@ -26,7 +26,7 @@ from .config import upgrade_record
 from .grade import RESULTS, VERDICTS
 from .identity import ReportError, RunIdentity, assign_labels, check_comparable
 from .options import TINY_PREFIX
-from .runner import COMPLETIONS, ITEMS
+from .runner import COMPLETIONS, ITEMS, MANIFEST
 from .store import RunDirError, read_json, read_jsonl
 
 TABLES_DIR = "tables"
@@ -51,11 +51,25 @@ class RunRecord:
         return ReportRun(label, self.rows, self.identity.setting, self.completions, self.items)
 
 
+def ungraded(run_dir: Path) -> str:
+    """Why ``run_dir`` has no results: it is no folder, no run folder (what it holds instead,
+    when that is recognisable), or a run not graded yet."""
+    if not run_dir.is_dir():
+        return f"{run_dir}: no such folder"
+    if (run_dir / MANIFEST).is_file():
+        return f"{run_dir}: not graded yet; run 'planetarium eval grade {run_dir}'"
+    held = sorted(path.name for path in run_dir.iterdir())[:3]
+    what = (f"it holds {', '.join(held)}{', ...' if len(held) == 3 else ''}" if held
+            else "it is empty")
+    return (f"{run_dir}: not a run folder (no {MANIFEST}; {what}): give a folder "
+            "'planetarium eval run --out' wrote")
+
+
 def load_run(run_dir: str | Path) -> RunRecord:
     """Join a graded run's items with their verdicts; an ungraded run is an error, not zeros."""
     run_dir = Path(run_dir)
     if not (run_dir / RESULTS).is_file():
-        raise RunDirError(f"{run_dir}: not graded yet; run 'planetarium eval grade {run_dir}'")
+        raise RunDirError(ungraded(run_dir))
     results = upgrade_record(read_json(run_dir / RESULTS, ("config",)))
     items = {str(row["id"]): row for row in read_jsonl(run_dir / ITEMS, ("id",))}
     verdicts = read_jsonl(run_dir / VERDICTS, ("id",))
