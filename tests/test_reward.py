@@ -446,7 +446,7 @@ def test_metrics_are_plain_json_before_and_after_calls():
 def test_a_closed_reward_starts_again_and_workers_end_with_it():
     reward = PlanetariumReward(workers=2)
     assert reward(completions=[RENAMED], problem_pddl=[GT]) == [1.0]
-    processes = [w.process for w in reward._pool.workers]
+    processes = [w.process for w in reward._loop.pool.workers]
     reward.close()
     assert not any(p.is_alive() for p in processes)
     assert reward(completions=[RENAMED], problem_pddl=[GT]) == [1.0]
@@ -459,7 +459,7 @@ def test_workers_outlive_the_thread_that_started_them_and_are_replaced_if_killed
             call = executor.submit(reward, completions=[RENAMED], problem_pddl=[GT])
             assert call.result() == [1.0]
         time.sleep(0.2)
-        workers = [w.process for w in reward._pool.workers]
+        workers = [w.process for w in reward._loop.pool.workers]
         assert all(p.is_alive() for p in workers)
         os.kill(workers[0].pid, signal.SIGKILL)
         workers[0].join()

@@ -92,6 +92,12 @@ def _to_item(row: Row) -> AcpItem:
                    id=row["question_id"])
 
 
+def _row(item: AcpItem) -> Row:
+    """The row of a question: its fields, its published id, and an id unique across files."""
+    return {**dataclasses.asdict(item), "question_id": item.id,
+            "id": f"{item.kind}/{item.task}/{item.id}"}
+
+
 class AcpBenchmark(Benchmark[AcpConfig]):
     name = "acpbench"
     config_type = AcpConfig
@@ -105,9 +111,15 @@ class AcpBenchmark(Benchmark[AcpConfig]):
         items = [item for path in task_files(config.dataset)
                  if None in config.split or path.name.split(".")[0] in config.split
                  for item in load_items(path)]  # a null split selects every file
-        return [{**dataclasses.asdict(item), "question_id": item.id,
-                 "id": f"{item.kind}/{item.task}/{item.id}"}
-                for item in select_items(items, config.tasks, config.kinds, config.limit)]
+        return [_row(item) for item in select_items(items, config.tasks, config.kinds,
+                                                     config.limit)]
+
+    def item_from_record(self, record: dict[str, Any]) -> Row:
+        """One question object of a published file (``id``, ``group``, ``context``,
+        ``question``, ``answer``, and ``PDDL_domain`` / ``PDDL_problem`` for generative ones)."""
+        from ..acp.data import item_from_record
+
+        return _row(item_from_record(record, "the record"))
 
     def messages(self, config: AcpConfig, item: Row) -> Messages:
         return _prompt(_prompts_dir(config), item["kind"], item["task"]).messages(_to_item(item))
