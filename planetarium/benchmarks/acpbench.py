@@ -116,9 +116,16 @@ class AcpBenchmark(Benchmark[AcpConfig]):
 
     def item_from_record(self, record: dict[str, Any]) -> Row:
         """One question object of a published file (``id``, ``group``, ``context``,
-        ``question``, ``answer``, and ``PDDL_domain`` / ``PDDL_problem`` for generative ones)."""
+        ``question``, ``answer``, and ``PDDL_domain`` / ``PDDL_problem`` for generative ones),
+        or a row :meth:`load_items` gave (``question_id``: an eval run's ``items.jsonl``, a
+        GRPO dataset), checked as its published form."""
         from ..acp.data import item_from_record
 
+        if "question_id" in record:  # a row: back to its published form
+            record = {"id": record["question_id"], "group": record.get("group"),
+                      "context": record.get("context"), "question": record.get("question"),
+                      "answer": record.get("answer"), "PDDL_domain": record.get("domain_pddl"),
+                      "PDDL_problem": record.get("problem_pddl"), "choices": record.get("choices")}
         return _row(item_from_record(record, "the record"))
 
     def messages(self, config: AcpConfig, item: Row) -> Messages:
