@@ -21,7 +21,7 @@ from planetarium.config import build
 from planetarium.dataset import load_rows
 from planetarium.grading import Status
 from planetarium.reward import PlanetariumReward, RewardConfigError, compute_score
-from planetarium.reward.schemes import STAGED, DEFAULT_WEIGHTS
+from planetarium.reward.schemes import DEFAULT_WEIGHTS, STAGED
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -174,3 +174,19 @@ def test_concurrent_calls_from_threads_and_a_forked_child(name):
         _, status = os.waitpid(pid, 0)
         assert os.waitstatus_to_exitcode(status) == 0
         assert reward.metrics()["calls"] == 4
+
+
+@pytest.mark.parametrize("name, dataset", [("acpbench", "acp-hard"), ("arb", "arb")])
+def test_rows_of_load_items_are_records_too(name, dataset):
+    """A GRPO dataset (``planetarium rl`` with ``data.benchmark``) and an eval run's items.jsonl
+    hold the rows ``load_items`` gives: the reward reads them as it reads published records."""
+    benchmark = get_benchmark(name)
+    config = build(benchmark.config_type, {"name": name, "dataset": str(FIXTURES / dataset),
+                                           "split": [None], "limit": 12})
+    rows = benchmark.load_items(config)
+    records = {"acpbench": acp_records, "arb": arb_records}[name]()
+    answers = (acp_answers if name == "acpbench" else arb_answers)(records)[:len(rows)]
+    assert [benchmark.item_from_record(row) for row in rows] == rows
+    want = expected(list(grade_items(benchmark, config, rows, answers, workers=1)))
+    with PlanetariumReward(benchmark=name, workers=1, timeout_s=TIMEOUT_S) as reward:
+        assert reward(completions=answers, item=[json.dumps(row) for row in rows]) == want
