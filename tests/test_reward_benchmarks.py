@@ -142,7 +142,7 @@ def test_bad_records_are_invalid_input_and_a_missing_column_is_refused():
                      item=["{not json", "[1, 2]", {"question_category": "nonsense"}, 7])
         assert got == [-1.0] * 4
         assert [d["status"] for d in reward.last_details] == ["invalid-input"] * 4
-        assert "not a arb item" in reward.last_details[2]["reason"]
+        assert "the arb benchmark cannot read the item" in reward.last_details[2]["reason"]
         with pytest.raises(RewardConfigError, match="no dataset column 'item'"):
             reward(completions=["x"], problem_pddl=["y"])
     with pytest.raises(RewardConfigError, match="benchmark: .*nope"):

@@ -118,7 +118,7 @@ def record_row(benchmark: Benchmark, record: Any) -> Row | str:
             return f"the item must be a JSON object, got {type(value).__name__}"
         return dict(benchmark.item_from_record(value))
     except Exception as err:  # noqa: BLE001 - a hostile record is that item's verdict
-        return f"not a {benchmark.name} item: {why(err)}"
+        return f"the {benchmark.name} benchmark cannot read the item: {why(err)}"
 
 
 def settled_or_rollout(completion: Any, row: Row | str, number: int, think_marker: str | None,
