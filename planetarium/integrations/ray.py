@@ -105,10 +105,10 @@ class Grader:
         ``invalid-input`` saying why."""
         assert self.grader is not None
         items = [record_row(self.grader.benchmark, row.get("item")) for row in rows]
-        usable = {i for i, (item, row) in enumerate(zip(items, rows, strict=True))
+        usable = {i: item for i, (item, row) in enumerate(zip(items, rows, strict=True))
                   if not isinstance(item, str) and isinstance(row.get("answer"), str)}
-        graded = self.grader.grade_many([items[i] for i in sorted(usable)],
-                                        [rows[i]["answer"] for i in sorted(usable)])
+        graded = self.grader.grade_many(list(usable.values()),
+                                        [rows[i]["answer"] for i in usable])
         results = []
         for i, item in enumerate(items):
             if i in usable:
