@@ -190,3 +190,11 @@ def test_rows_of_load_items_are_records_too(name, dataset):
     want = expected(list(grade_items(benchmark, config, rows, answers, workers=1)))
     with PlanetariumReward(benchmark=name, workers=1, timeout_s=TIMEOUT_S) as reward:
         assert reward(completions=answers, item=[json.dumps(row) for row in rows]) == want
+
+
+def test_a_planetarium_record_without_a_ground_truth_is_invalid_input():
+    with PlanetariumReward(workers=0) as reward:
+        assert reward(completions=["(define"] * 2,
+                      item=[{"domain": "blocksworld"}, '{"problem_pddl": 3}']) == [0.0, 0.0]
+        assert [d["status"] for d in reward.last_details] == ["invalid-input"] * 2
+        assert "no 'problem_pddl' text" in reward.last_details[0]["reason"]

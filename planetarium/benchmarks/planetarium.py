@@ -204,6 +204,8 @@ class PlanetariumBenchmark(PlanetariumPresentation, Benchmark[PlanetariumConfig]
     def item_from_record(self, record: Row) -> Row:
         """A dataset row (``problem_pddl``; ``is_placeholder``, ``domain``, ... where present);
         the reward's rows need no ``id``."""
+        if not isinstance(record.get("problem_pddl"), str):
+            raise ValueError("the record has no 'problem_pddl' text")
         return {"id": "-", **record}
 
     def reward_config(self, timeout_s: float, *, headline_only: bool = False
