@@ -1,7 +1,8 @@
 """The one item loop: run a task over many items in worker processes, one deadline per item.
 
 Every command that grades many things — ``grade --batch``, ``eval grade`` (any benchmark), the
-harness adapters through :class:`~planetarium.benchmarks.grader.ItemGrader`, and ACP scoring —
+harness adapters through :class:`~planetarium.benchmarks.grader.ItemGrader`, ACP scoring and the
+training reward (:mod:`planetarium.reward`, one run per trainer call, under its call budget) —
 hands its items to :class:`ItemLoop` (or :func:`run_items`) with a task that grades one of them.
 The loop owns what they share, so no command has a pool of its own:
 

@@ -78,8 +78,8 @@ class PlanetariumReward:
     unsupported, internal error, invalid input).  See the module docstring for ``workers``.
     ``options``: Planetarium's grading options for every item (e.g. ``relax_typing``); the
     placeholder flag and anchors of an item come from its row, the time limit from
-    ``timeout_s``.  ``name``: the ``__name__`` trainers log (default ``planetarium_<scheme>``,
-    ``<benchmark>_<scheme>`` for another benchmark).  ``start_method``: how worker processes
+    ``timeout_s``.  ``name``: the ``__name__`` trainers log (default ``<benchmark>_<scheme>``, e.g.
+    ``planetarium_correct``).  ``start_method``: how worker processes
     start (default ``fork`` where it exists; ``forkserver`` inside a process that holds CUDA
     state).  After a call, ``last_details`` holds per item its reward, grading seconds, status,
     reason, correct and the benchmark's metrics; ``metrics()`` counts over the reward's life.
@@ -111,8 +111,7 @@ class PlanetariumReward:
         self.benchmark = _benchmark(benchmark)
         self.item_column, self.gt_column = item_column, gt_column
         self.placeholder_column, self.anchors_column = placeholder_column, anchors_column
-        prefix = "planetarium" if self.benchmark.name == COLUMNS_BENCHMARK else self.benchmark.name
-        self.__name__ = name or f"{prefix}_{self.scheme.name}"
+        self.__name__ = name or f"{self.benchmark.name}_{self.scheme.name}"
         self.think_marker = think_marker
         self.config = _config(self.benchmark, self.timeout_s, self.scheme, options)
         self._task = RewardTask(self.benchmark, self.config)
