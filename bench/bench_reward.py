@@ -1,6 +1,7 @@
 """The training reward under a GRPO-shaped load: rewards/s, per-item latency, cache hit rate.
 
-    python bench/bench_reward.py [--prompts 64] [--group 16] [--steps 5] [--workers 1 2]
+    python bench/bench_reward.py [--benchmark planetarium|acpbench|arb] [--prompts 64]
+                                 [--group 16] [--steps 5] [--workers 1 2]
 
 Each step is one reward call, as GRPO makes it: ``--prompts`` dataset rows (generated in memory
 from ``--config``, default data/reward-bench.yaml: dataset-sized problems, 20-80 propositions)
@@ -12,11 +13,17 @@ apart), the CPU time per reward (parent and workers: a figure other jobs on the 
 far less than wall time), per-item grading latency p50 / p99 / max (where the item ran), the
 same without the huge outputs, the cache hit rate, and the mean reward per kind of completion
 as a sanity check.
+
+``--benchmark acpbench`` / ``arb``: the prompts are the published records of the test fixtures
+(ACPBench and ACPBench Hard generative questions; ARB's blocksworld questions), passed as
+JSON text in the ``item`` column, and the group mixes the gold answer, another question's gold
+(wrong) and no answer; the time limit counts CPU seconds there.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -27,6 +34,8 @@ from pathlib import Path
 
 from bench_grading import percentile  # the benches' one percentile (run as scripts)
 
+from planetarium.acp.data import item_from_record
+from planetarium.acp.gold import render_gold
 from planetarium.dataset import load_rows
 from planetarium.domains import get_domain
 from planetarium.grading import load_ground_truth
@@ -91,14 +100,46 @@ def make_step(rows: list[dict], prompts: int, group: int, rng: random.Random) ->
             truths.append(row["problem_pddl"])
             flags.append(row["is_placeholder"])
             kinds.append(kind)
-    return {"completions": completions, "problem_pddl": truths, "is_placeholder": flags,
-            "kinds": kinds}
+    return {"completions": completions,
+            "columns": {"problem_pddl": truths, "is_placeholder": flags}, "kinds": kinds}
+
+
+def record_answers(benchmark: str, record: dict, other: dict) -> list[tuple[str, str]]:
+    """(kind, answer) for one published record: its gold, another's gold, and no answer."""
+    if benchmark == "acpbench":
+        gold, wrong = (render_gold(item_from_record(r, "fixture")) for r in (record, other))
+    else:
+        gold, wrong = f"[ANSWER]\n{record['answer']}", f"[ANSWER]\n{other['answer']}"
+    return [("correct", gold), ("other-gold", wrong), ("garbage", "I do not know.")]
+
+
+def fixture_records(benchmark: str) -> list[dict]:
+    fixtures = ROOT / "tests" / "fixtures"
+    if benchmark == "acpbench":
+        files = sorted((fixtures / "acp-hard").glob("*/test.gen.json"))
+        files += sorted((fixtures / "acp").glob("*/dev.gen.json"))
+        return [r for path in files for r in json.loads(path.read_text())]
+    lines = (fixtures / "arb" / "blocksworld-2024.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def make_record_step(benchmark: str, records: list[dict], prompts: int, group: int,
+                     rng: random.Random) -> dict:
+    completions, items, kinds = [], [], []
+    for record in rng.sample(records, min(prompts, len(records))):
+        answers = record_answers(benchmark, record, rng.choice(records))
+        for i in range(group):
+            kind, answer = answers[i % len(answers)]
+            completions.append(answer)
+            items.append(json.dumps(record))
+            kinds.append(kind)
+    return {"completions": completions, "columns": {"item": items}, "kinds": kinds}
 
 
 def cpu_seconds(reward: PlanetariumReward) -> float:
     """CPU time used so far by this process and the reward's live workers (Linux /proc)."""
     total = time.process_time()
-    for worker in reward._pool.workers if reward._pool else ():
+    for worker in reward._loop.pool.workers if reward._loop else ():
         try:
             fields = Path(f"/proc/{worker.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
@@ -107,13 +148,12 @@ def cpu_seconds(reward: PlanetariumReward) -> float:
     return total
 
 
-def run(workers: int, steps: list[dict]) -> None:
-    with PlanetariumReward(workers=workers, timeout_s=5.0) as reward:
+def run(benchmark: str, workers: int, steps: list[dict]) -> None:
+    with PlanetariumReward(benchmark=benchmark, workers=workers, timeout_s=5.0) as reward:
         walls, cpus, latencies, plain, by_kind = [], [], [], [], defaultdict(list)
         for number, step in enumerate(steps):
             cpu, start = cpu_seconds(reward), time.perf_counter()
-            rewards = reward(prompts=None, completions=step["completions"],
-                             problem_pddl=step["problem_pddl"], is_placeholder=step["is_placeholder"])
+            rewards = reward(prompts=None, completions=step["completions"], **step["columns"])
             wall = time.perf_counter() - start
             if number == 0:
                 first = wall
@@ -129,7 +169,7 @@ def run(workers: int, steps: list[dict]) -> None:
         metrics = reward.metrics()
     items = sum(len(s["completions"]) for s in steps[1:])
     rates = [len(s["completions"]) / w for s, w in zip(steps[1:], walls, strict=True)]
-    print(f"\n== {workers} worker(s): {len(steps) - 1} steps of {len(steps[0]['completions'])} "
+    print(f"\n== {benchmark}, {workers} worker(s): {len(steps) - 1} steps of {len(steps[0]['completions'])} "
           f"completions (first step, starting the workers: {first:.2f} s)")
     print(f"rewards/s     {items / sum(walls):8.0f}   (per step {min(rates):.0f} .. {max(rates):.0f})")
     print(f"CPU per reward {sum(cpus) / items * 1e3:6.2f} ms (parent and workers): "
@@ -146,7 +186,10 @@ def run(workers: int, steps: list[dict]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", default=str(ROOT / "data" / "reward-bench.yaml"))
+    parser.add_argument("--benchmark", default="planetarium",
+                        choices=("planetarium", "acpbench", "arb"))
+    parser.add_argument("--config", default=str(ROOT / "data" / "reward-bench.yaml"),
+                        help="Planetarium's rows (the other benchmarks use the test fixtures)")
     parser.add_argument("--prompts", type=int, default=64)
     parser.add_argument("--group", type=int, default=16)
     parser.add_argument("--steps", type=int, default=5, help="timed steps (one more starts up)")
@@ -154,13 +197,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     start = time.perf_counter()
-    rows = load_rows(args.config)
     rng = random.Random(args.seed)
-    steps = [make_step(rows, args.prompts, args.group, rng) for _ in range(args.steps + 1)]
-    print(f"{len(rows)} rows from {args.config}; {args.steps + 1} steps built in "
-          f"{time.perf_counter() - start:.1f} s")
+    if args.benchmark == "planetarium":
+        rows = load_rows(args.config)
+        steps = [make_step(rows, args.prompts, args.group, rng) for _ in range(args.steps + 1)]
+        source = f"{len(rows)} rows from {args.config}"
+    else:
+        records = fixture_records(args.benchmark)
+        steps = [make_record_step(args.benchmark, records, args.prompts, args.group, rng)
+                 for _ in range(args.steps + 1)]
+        source = f"{len(records)} {args.benchmark} records from tests/fixtures"
+    print(f"{source}; {args.steps + 1} steps built in {time.perf_counter() - start:.1f} s")
     for workers in args.workers:
-        run(workers, steps)
+        run(args.benchmark, workers, steps)
 
 
 if __name__ == "__main__":

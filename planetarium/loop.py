@@ -1,7 +1,8 @@
 """The one item loop: run a task over many items in worker processes, one deadline per item.
 
 Every command that grades many things — ``grade --batch``, ``eval grade`` (any benchmark), the
-harness adapters through :class:`~planetarium.benchmarks.grader.ItemGrader`, and ACP scoring —
+harness adapters through :class:`~planetarium.benchmarks.grader.ItemGrader`, ACP scoring and the
+training reward (:mod:`planetarium.reward`, one run per trainer call, under its call budget) —
 hands its items to :class:`ItemLoop` (or :func:`run_items`) with a task that grades one of them.
 The loop owns what they share, so no command has a pool of its own:
 
@@ -54,9 +55,10 @@ def worker_count(workers: int | None) -> int:
     return min(max(1, workers or usable_cpus()), max_workers())
 
 
-class _Timed:
+class Timed:
     """What a worker runs for one item: the item's deadline, made where and when the item runs
-    (a deadline made in the parent would count the time the item waits in a chunk)."""
+    (a deadline made in the parent would count the time the item waits in a chunk).  A caller
+    that runs an item in its own process (the reward's ``workers=0``) calls it the same way."""
 
     def __init__(self, task: Callable[[Any, Deadline], Any], timeout_s: float,
                  clock: Clock) -> None:
@@ -75,8 +77,9 @@ class ItemLoop(Generic[Item, Result]):
     depend on how busy the machine is); ``lost(item, lost)``: the result of an item whose worker
     was killed past the deadline's wall-time limit plus ``grace_s``, died, or whose task raised;
     ``workers``: processes (default: usable CPUs, at most :func:`max_workers`), started as the
-    work needs them.  Not thread-safe: one run at a time.  Close it (or use it as a context
-    manager) to stop the workers.
+    work needs them.  Close it (or use it as a context
+    manager) to stop the workers.  Thread-safe: runs from several threads share the workers
+    (the pool hands out their chunks in turn), each in its own input order and budget.
     """
 
     def __init__(self, task: Callable[[Item, Deadline], Result], *, timeout_s: float,
@@ -88,18 +91,20 @@ class ItemLoop(Generic[Item, Result]):
         self.lost = lost
         #: Silence after which a worker is killed: the most wall time an item may take, + grace.
         self.kill_after_s = Deadline.start(self.timeout_s, clock).wall_limit_s + grace_s
-        self.pool = WorkerPool(worker_count(workers), _Timed(task, self.timeout_s, clock),
+        self.pool = WorkerPool(worker_count(workers), Timed(task, self.timeout_s, clock),
                                start_method=start_method)
 
     def run(self, items: Iterable[Item], *, skip: int = 0, total: int | None = None,
-            progress: bool = False, label: str | None = None,
-            unit: str = "item") -> Iterator[Result]:
+            progress: bool = False, label: str | None = None, unit: str = "item",
+            budget_s: float | None = None) -> Iterator[Result]:
         """One result per item of ``items`` after the first ``skip``, in input order.
 
         ``items`` is read lazily, a chunk at a time.  ``skip``: items whose results a resumed
         run already holds; they are not run again and count as done on the bar.  ``progress``:
         a tqdm bar on standard error, labelled ``label``, of ``total`` items (default: their
-        number, when ``items`` is sized).
+        number, when ``items`` is sized).  ``budget_s``: the whole run's seconds, counted from
+        this call (a trainer's reward call); items unfinished when it is spent get
+        ``lost(item, Lost(LostKind.BUDGET, ...))`` and their workers are replaced.
         """
         from tqdm import tqdm
 
@@ -111,7 +116,8 @@ class ItemLoop(Generic[Item, Result]):
         bar = tqdm(total=total, initial=skip, desc=label, unit=unit, disable=not progress,
                    smoothing=0.05)
         try:
-            for index, item, outcome in self.pool.run(todo, deadline_s=self.kill_after_s):
+            for index, item, outcome in self.pool.run(todo, deadline_s=self.kill_after_s,
+                                                     budget_s=budget_s):
                 done[index] = self.lost(item, outcome) if isinstance(outcome, Lost) else outcome
                 while next_out in done:
                     bar.update(1)

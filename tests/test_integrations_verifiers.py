@@ -221,3 +221,24 @@ def test_vf_eval_without_uv_fails_every_rollout_and_vf_runs_says_why(rows_file, 
     assert checked.stderr.startswith("Error: 1 of 1 rollouts failed: ")
     assert "failed to prepare uv script" in checked.stderr and "put uv on PATH" in checked.stderr
 
+
+
+def test_another_benchmarks_items_are_tasks_rewarded_by_its_grader():
+    """``benchmark: arb``: ARB's questions are the tasks, under ARB's prompt, and the reward of
+    an answer is the score ARB's grader gives it (tests/test_reward_benchmarks.py's cases)."""
+    from test_reward_benchmarks import FIXTURES, arb_answers, expected
+    from test_reward_benchmarks import scored as graded
+
+    config = vf.taskset_config_type(ID).model_validate(
+        {"id": ID, "benchmark": "arb", "dataset": str(FIXTURES / "arb" / "blocksworld-2024.jsonl"),
+         "split": None, "task": {"timeout_s": 20.0, "workers": 1}})
+    tasks = list(vf.load_taskset(config))[:6]
+    rows = [json.loads(task.data.item) for task in tasks]
+    assert all(task.data.benchmark == "arb" and isinstance(task.data.prompt, str) for task in tasks)
+    records = [json.loads(line) for line in
+               (FIXTURES / "arb" / "blocksworld-2024.jsonl").read_text().splitlines()[:6]]
+    assert [row["id"] for row in rows] == [str(r["id"]) for r in records]
+    answers = arb_answers(records)[::2]  # each question's stored answer
+    traces = scored(tasks, answers)
+    rewards = [trace.rewards["planetarium"].score for trace in traces]
+    assert rewards == expected(graded("arb", records, answers))

@@ -233,10 +233,10 @@ def test_a_hook_without_a_deadline_parameter_still_stops(endless):
 
 
 def test_lost_kinds_map_to_statuses():
-    from planetarium.benchmarks.grader import _Ungraded
+    from planetarium.benchmarks.grader import Ungraded
 
     config = NapConfig(name="napper", dataset="-", timeout_s=2.0)
-    convert = _Ungraded(Napper(), config, 2.0)
+    convert = Ungraded(Napper(), config, 2.0)
     item = ({"id": 7}, "ok")
     assert convert(item, Lost(LostKind.TIMEOUT, "")).status is Status.TIMEOUT
     assert convert(item, Lost(LostKind.DIED, "")).reason == "the grading worker died"

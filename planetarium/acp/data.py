@@ -133,7 +133,8 @@ def _optional_text(record: dict, key: str, where: str, required: bool) -> str | 
     return None if record.get(key) is None and not required else _text(record, key, where)
 
 
-def _item(record: Any, where: str) -> AcpItem:
+def item_from_record(record: Any, where: str) -> AcpItem:
+    """One published question record (``where``: its place, for errors), checked."""
     if not isinstance(record, dict):
         raise AcpDataError(f"{where}: expected a question object, found {type(record).__name__}")
     if "id" not in record or isinstance(record["id"], (dict, list)):
@@ -164,7 +165,7 @@ def read_file(path: str | Path) -> list[AcpItem]:
     """Every question of one file, checked; raises :class:`AcpDataError` on a malformed one."""
     path = Path(path)
     records = _records(path)
-    return [_item(r, f"{path}: record {i}") for i, r in enumerate(records)]
+    return [item_from_record(r, f"{path}: record {i}") for i, r in enumerate(records)]
 
 
 def task_files(path: str | Path) -> list[Path]:

@@ -16,7 +16,15 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from ..grading import GradeOptions, GradeResult, Stage, Status, grade, prepared_truth
+from ..grading import (
+    GradeOptions,
+    GradeResult,
+    Stage,
+    Status,
+    grade,
+    grade_correct,
+    prepared_truth,
+)
 from ..limits import Deadline, collector_paused, deadline_for
 from ..loop import GRACE_S, ItemLoop
 from ..pool import Lost
@@ -25,13 +33,14 @@ from .lost import lost_result
 
 
 def grade_item(item: dict | BadItem, options: GradeOptions,
-               deadline: Deadline | None = None) -> GradeResult:
+               deadline: Deadline | None = None, *, headline_only: bool = False) -> GradeResult:
     """Grade one ``{"id", "gt", "pred", "is_placeholder", "anchored_objects"}`` item.
 
     ``options`` are the batch's defaults: an item's ``is_placeholder`` replaces the default, its
     ``anchored_objects`` add to the default anchors.  ``deadline``: the item's (default:
     ``options.timeout_s`` from now, or the deadline in force if it ends first); it covers
     reading the ground truth, which comes from the process's memo (read once per process).
+    ``headline_only``: only ``correct`` is read, so grade with :func:`grade_correct`.
     """
     if isinstance(item, BadItem):
         return _bad(item.id, item.why)
@@ -50,7 +59,9 @@ def grade_item(item: dict | BadItem, options: GradeOptions,
     deadline = deadline_for(options.timeout_s) if deadline is None else deadline
     with deadline.applied(), collector_paused():
         truth = prepared_truth(item["gt"], options.relax_typing)
-        return replace(grade(truth, item["pred"], options=options, deadline=deadline), id=item_id)
+        grader = grade_correct if headline_only else grade
+        return replace(grader(truth, item["pred"], options=options, deadline=deadline),
+                       id=item_id)
 
 
 def _bad(item_id: Any, why: str) -> GradeResult:

@@ -118,8 +118,22 @@ class AcpBenchmark(Benchmark[AcpConfig]):
         items = [item for path in task_files(config.dataset)
                  if None in config.split or path.name.split(".")[0] in config.split
                  for item in load_items(path)]  # a null split selects every file
-        return [item_row(item)
-                for item in select_items(items, config.tasks, config.kinds, config.limit)]
+        return [item_row(item) for item in select_items(items, config.tasks, config.kinds,
+                                                     config.limit)]
+
+    def item_from_record(self, record: dict[str, Any]) -> Row:
+        """One question object of a published file (``id``, ``group``, ``context``,
+        ``question``, ``answer``, and ``PDDL_domain`` / ``PDDL_problem`` for generative ones),
+        or a row :meth:`load_items` gave (``question_id``: an eval run's ``items.jsonl``, a
+        GRPO dataset), checked as its published form."""
+        from ..acp.data import item_from_record
+
+        if "question_id" in record:  # a row: back to its published form
+            record = {"id": record["question_id"], "group": record.get("group"),
+                      "context": record.get("context"), "question": record.get("question"),
+                      "answer": record.get("answer"), "PDDL_domain": record.get("domain_pddl"),
+                      "PDDL_problem": record.get("problem_pddl"), "choices": record.get("choices")}
+        return item_row(item_from_record(record, "the record"))
 
     def split_names(self, config: AcpConfig) -> tuple[str, ...]:
         """The split names of the question files (``<task>/<split>.<kind>.json``)."""

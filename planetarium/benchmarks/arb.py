@@ -109,6 +109,15 @@ class ArbBenchmark(Benchmark[ArbConfig]):
         rows = [r.to_row() for r in load_records([config.dataset]) if _selected(r, config)]
         return rows[:config.limit] if config.limit else rows
 
+    def item_from_record(self, record: dict[str, Any]) -> Row:
+        """One question record of ARB's files (either released layout), or a row
+        :meth:`load_items` gave (``layout``: an eval run's ``items.jsonl``, a GRPO dataset)."""
+        from ..arb.records import ArbRecord, record_from_raw
+
+        if "layout" in record:
+            return ArbRecord.from_row(record).to_row()
+        return record_from_raw(record, "the record").to_row()
+
     def messages(self, config: ArbConfig, item: Row) -> Messages:
         from ..arb.prompts import build_prompt, describe
         from ..arb.questions import QuestionNotUnderstood, parse_question

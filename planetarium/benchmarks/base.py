@@ -203,3 +203,20 @@ class Benchmark(PresentationHooks, ABC, Generic[ConfigT]):
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Extra aggregates for ``results.json`` beside the shared ones (default: none)."""
         return {}
+
+    # --- the reward (planetarium.reward): one answer of a trainer's rollout --------------------
+
+    def item_from_record(self, record: dict[str, Any]) -> Row:
+        """The item row of one *published* record (one line of the benchmark's data, as a
+        trainer's dataset carries it), which :meth:`grade` then grades against; raises
+        ``ValueError`` (one line) for a record that is not the benchmark's.  Default: the record
+        is the row; an ``id`` is required."""
+        if "id" not in record or isinstance(record["id"], (dict, list)):
+            raise ValueError("the record has no scalar 'id'")
+        return record
+
+    def reward_config(self, timeout_s: float, *, headline_only: bool = False) -> ConfigT:
+        """The settings the reward grades with (``timeout_s``: each answer's).  ``headline_only``:
+        the reward's scheme reads ``correct`` alone, so a benchmark may skip work that only
+        fills other metrics.  Default: the config type's defaults."""
+        return self.config_type(name=self.name, dataset="(reward)", timeout_s=timeout_s)

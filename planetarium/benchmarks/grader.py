@@ -34,7 +34,7 @@ class BenchmarkTask(Generic[ConfigT]):
         return self.benchmark.grade(self.config, item, answer, deadline, explain=self.explain)
 
 
-class _Ungraded(Generic[ConfigT]):
+class Ungraded(Generic[ConfigT]):
     """The loop's converter of a lost item into the benchmark's result for it."""
 
     def __init__(self, benchmark: Benchmark[ConfigT], config: ConfigT, timeout_s: float) -> None:
@@ -65,7 +65,7 @@ class ItemGrader(Generic[ConfigT]):
         self.benchmark, self.config = benchmark, config
         self.loop: ItemLoop[Job, ItemResult] = ItemLoop(
             BenchmarkTask(benchmark, config, explain), timeout_s=timeout_s,
-            lost=_Ungraded(benchmark, config, timeout_s), clock=benchmark.clock, workers=workers)
+            lost=Ungraded(benchmark, config, timeout_s), clock=benchmark.clock, workers=workers)
 
     def grade(self, item: Row, answer: str) -> ItemResult:
         """The result of one answer (never raises on what the answer holds)."""

@@ -12,7 +12,11 @@ rows (the held-out test split unless named) — as in the lm-eval and Inspect ad
 (:mod:`planetarium.adapters.common`).  The task's reward, ``planetarium``, is the training
 reward itself: the same persistent worker pool with its hard per-answer deadline and
 ground-truth cache, the ``correct`` or ``staged`` scheme; a verdict that is not decided (a
-timeout) earns the reward's undecided value (0), never a crash.  One reward per scoring
+timeout) earns the reward's undecided value (0), never a crash.  ``benchmark`` (default
+``planetarium``) names another registered benchmark (``acpbench``, ``arb``): its items become
+the tasks (``dataset`` and ``split`` are then that benchmark's, ``settings`` the rest of its
+eval config's ``benchmark:`` section), its prompt each task's (one user turn as text, a few-shot
+chat as messages), and the reward is its grader's score of the last reply.  One reward per scoring
 configuration serves every task of the process (:func:`close_rewards` stops its workers; at
 exit at the latest).
 
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import json
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -78,21 +83,31 @@ class PlanetariumTaskConfig(vf.TaskConfig):
 class PlanetariumTasksetConfig(vf.TasksetConfig):
     """Which rows load (``--env.taskset.*``)."""
 
+    benchmark: str = "planetarium"
+    """The registered benchmark whose items are the tasks and whose grader is the reward."""
     dataset: str | None = None
     """A generated folder, its rows.jsonl, a dataset YAML (generated in memory), a local copy
-    of the published Parquet files or a Hub id; None: $PLANETARIUM_DATASET, else the Hub's."""
+    of the published Parquet files or a Hub id; None: $PLANETARIUM_DATASET, else the Hub's.
+    Another benchmark: its dataset (a question file or folder)."""
     split: str | None = DEFAULT_SPLIT
-    """Split selector, e.g. heldout:test, random:train, heldout:test+domain:gripper."""
+    """Split selector, e.g. heldout:test, random:train, heldout:test+domain:gripper; another
+    benchmark: its split name (e.g. test; None: every item)."""
+    settings: dict[str, Any] = Field(default_factory=dict)
+    """Another benchmark's further config settings (e.g. ACPBench's prompts folder)."""
     task: PlanetariumTaskConfig = PlanetariumTaskConfig()
 
 
 class PlanetariumData(vf.TaskData):
     """A dataset row as a task: the prompt, plus what grading needs."""
 
-    problem_pddl: str
-    """The ground truth."""
+    problem_pddl: str = ""
+    """The ground truth (Planetarium)."""
     is_placeholder: bool = False
-    domain: str
+    domain: str = ""
+    benchmark: str = "planetarium"
+    """The benchmark that grades the task."""
+    item: str = ""
+    """Another benchmark's item row as JSON (what its reward reads)."""
 
 
 class PlanetariumTask(vf.Task[PlanetariumData, vf.State, PlanetariumTaskConfig]):
@@ -108,10 +123,11 @@ class PlanetariumTask(vf.Task[PlanetariumData, vf.State, PlanetariumTaskConfig])
     async def planetarium(self, trace: vf.Trace) -> float:
         """The Planetarium reward of the last reply, graded in the reward's worker pool (off the
         event loop: other rollouts go on meanwhile)."""
-        reward = shared_reward(self.config)
-        [value] = await asyncio.to_thread(
-            reward, completions=[trace.last_reply], problem_pddl=[self.data.problem_pddl],
-            is_placeholder=[self.data.is_placeholder])
+        reward = shared_reward(self.config, self.data.benchmark)
+        columns = {"item": [self.data.item]} if self.data.benchmark != "planetarium" else \
+            {"problem_pddl": [self.data.problem_pddl],
+             "is_placeholder": [self.data.is_placeholder]}
+        [value] = await asyncio.to_thread(reward, completions=[trace.last_reply], **columns)
         return value
 
 
@@ -120,19 +136,31 @@ class PlanetariumTaskset(vf.Taskset[PlanetariumTask, PlanetariumTasksetConfig]):
 
     def load(self) -> Iterator[PlanetariumTask]:
         try:
-            bench = common.benchmark("planetarium")
+            bench = common.benchmark(self.config.benchmark)
             settings = common.benchmark_config(
-                bench, {"dataset": self.config.dataset, "split": self.config.split}, HOW)
+                bench, {**self.config.settings, "dataset": self.config.dataset,
+                        "split": self.config.split}, HOW)
             rows = common.load_items(bench, settings, HOW)
         except common.AdapterError as err:  # vf-eval ends on it in one line, exit status 1
             raise SystemExit(f"Error: {err}") from None
         for row in rows:
+            if self.config.benchmark != "planetarium":
+                yield PlanetariumTask(self._other(bench, settings, row), self.config.task)
+                continue
             [turn] = common.messages(bench, settings, row)
             data = PlanetariumData(
                 id=str(row["id"]), name=str(row.get("name") or row["id"]),
                 prompt=turn["content"], problem_pddl=row["problem_pddl"],
                 is_placeholder=bool(row.get("is_placeholder", False)), domain=row["domain"])
             yield PlanetariumTask(data, self.config.task)
+
+    def _other(self, bench: Any, settings: Any, row: dict[str, Any]) -> PlanetariumData:
+        """Another benchmark's item as a task: its prompt, and its row for the reward."""
+        messages = common.messages(bench, settings, row)
+        prompt: Any = messages[0]["content"] if len(messages) == 1 and \
+            messages[0]["role"] == "user" else messages
+        return PlanetariumData(id=str(row["id"]), name=str(row["id"]), prompt=prompt,
+                               benchmark=bench.name, item=json.dumps(row))
 
 
 def load_environment(dataset: str | None = None, split: str | None = DEFAULT_SPLIT,
@@ -148,19 +176,20 @@ def load_environment(dataset: str | None = None, split: str | None = DEFAULT_SPL
 
 
 #: One reward per scoring configuration, shared by every task of this process.
-_REWARDS: dict[tuple[str, float, int | None], PlanetariumReward] = {}
+_REWARDS: dict[tuple[str, str, float, int | None], PlanetariumReward] = {}
 _REWARDS_LOCK = threading.Lock()
 
 
-def shared_reward(config: PlanetariumTaskConfig) -> PlanetariumReward:
-    """The process's reward for ``config`` (made on first use; its workers start on its first
-    call and stay, with their ground-truth caches, for every later answer)."""
-    key = (config.scheme, config.timeout_s, config.workers)
+def shared_reward(config: PlanetariumTaskConfig,
+                  benchmark: str = "planetarium") -> PlanetariumReward:
+    """The process's reward of ``benchmark`` for ``config`` (made on first use; its workers
+    start on its first call and stay, with their ground-truth caches, for every later answer)."""
+    key = (benchmark, config.scheme, config.timeout_s, config.workers)
     with _REWARDS_LOCK:
         reward = _REWARDS.get(key)
         if reward is None:
             reward = _REWARDS[key] = PlanetariumReward(config.scheme, config.timeout_s,
-                                                       config.workers)
+                                                       config.workers, benchmark=benchmark)
         return reward
 
 

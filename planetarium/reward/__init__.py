@@ -1,7 +1,9 @@
-"""Planetarium as a verifiable reward for reinforcement learning (TRL, verl).
+"""Every registered benchmark as a verifiable reward for reinforcement learning (TRL, verl).
 
-``PlanetariumReward`` is a reward function in TRL's form, backed by a persistent worker pool with a
-hard per-item deadline and a ground-truth cache; ``compute_score`` is verl's custom reward form.
+``PlanetariumReward`` is a reward function in TRL's form: the benchmark's own grader
+(``Benchmark.grade``; Planetarium by default, ACPBench, ARB, a plug-in) on the one item loop, kept
+open across calls, with a hard per-item deadline and a ground-truth cache; ``compute_score`` is
+verl's custom reward form, dispatching on ``data_source``.
 Importing this package loads no torch, transformers, vLLM or TRL.
 """
 

@@ -7,9 +7,10 @@ generator, a list nested 100,000 deep, an object whose ``__str__`` raises).  Wha
 is built here from exact ``str``, ``bool`` and tuples of ``str`` only, so it always pickles and
 a worker never runs code of the caller's objects.  The rules:
 
-* Completions and ground truths are *data*, judged per item: a completion that is not a string
-  or chat messages, or that raises while it is read, and a ground truth that is not a string,
-  make that item ``invalid-input``; every other item is graded.
+* Completions and items are *data*, judged per item: a completion that is not a string or chat
+  messages, or that raises while it is read, a ground truth that is not a string, and a
+  benchmark record that is not a JSON object (text or mapping) its benchmark reads, make that
+  item ``invalid-input``; every other item is graded.
 * The placeholder flag and the anchored objects *configure* grading, so a wrong value would
   silently grade items the wrong way: the flag is ``True``/``False``, the integers 0 and 1
   (NumPy's too) or ``None`` (the options' default); the anchors are a list, tuple or NumPy array
@@ -19,26 +20,18 @@ a worker never runs code of the caller's objects.  The rules:
 
 from __future__ import annotations
 
+import json
 import reprlib
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..grading import GradeResult, Stage, Status
-from ..grading.result import decided
+from ..benchmarks import Benchmark, ItemResult, Row
+from ..grading import Status
+from ..jsonl import decode
 from ..pool import why
 from .answer import NotACompletion, answer_of, completion_text
 from .schemes import RewardConfigError
-
-
-@dataclass(frozen=True)
-class Rollout:
-    """One item ready for grading (plain data: it crosses a pipe)."""
-
-    answer: str
-    gt: str
-    is_placeholder: bool | None = None  # None: the options' default
-    anchors: tuple[str, ...] = ()
+from .task import Rollout, settled
 
 
 def values_of(column: Any, what: str) -> list[Any]:
@@ -100,25 +93,60 @@ def anchor_names(value: Any, where: str) -> tuple[str, ...]:
                             f"{shown(value)}")
 
 
-def settled_or_rollout(completion: Any, gt: Any, is_placeholder: bool | None,
-                       anchors: tuple[str, ...], think_marker: str | None
-                       ) -> Rollout | GradeResult:
-    """The item to grade, or the verdict it gets without grading: ``invalid-input`` for a
-    ground truth that is not a string or a completion that is not one, not parseable for a
-    completion that holds no answer."""
+def planetarium_row(gt: Any, is_placeholder: bool | None, anchors: tuple[str, ...]
+                    ) -> Row | str:
+    """Planetarium's item row from the reward's columns (ground truth, placeholder flag,
+    anchored objects), or why it cannot be one."""
     if not isinstance(gt, str):
-        return _invalid(f"the ground truth must be a string of PDDL, got {type(gt).__name__}")
+        return f"the ground truth must be a string of PDDL, got {type(gt).__name__}"
+    return {"id": "-", "problem_pddl": exact_str(gt), "is_placeholder": is_placeholder,
+            "anchored_objects": list(anchors)}
+
+
+def record_row(benchmark: Benchmark, record: Any) -> Row | str:
+    """The item row of one published record (JSON text or a mapping), read by its benchmark,
+    or why it cannot be one.  A mapping is copied through JSON (NumPy values, as pandas gives
+    them, as lists), so the row is plain data whatever the caller's objects are."""
+    try:
+        if isinstance(record, (str, bytes)):
+            value = decode(record)
+        elif isinstance(record, Mapping):
+            value = decode(json.dumps(dict(record), default=_python_or_refuse))
+        else:
+            return f"the item must be a JSON object (text or mapping), got {type(record).__name__}"
+        if not isinstance(value, dict):
+            return f"the item must be a JSON object, got {type(value).__name__}"
+        return dict(benchmark.item_from_record(value))
+    except Exception as err:  # noqa: BLE001 - a hostile record is that item's verdict
+        return f"the {benchmark.name} benchmark cannot read the item: {why(err)}"
+
+
+def settled_or_rollout(completion: Any, row: Row | str, number: int, think_marker: str | None,
+                       metrics: tuple[str, ...]) -> Rollout | ItemResult:
+    """The rollout to grade, or the result it gets without grading: ``invalid-input`` for an
+    unusable item row (``row`` is then why) or a completion that is not one; every metric
+    failed for a completion that holds no answer."""
+    if isinstance(row, str):
+        return settled(number, Status.INVALID_INPUT, row)
     try:
         text = completion_text(completion)
         answer, no_answer = (None, "no answer: the completion holds no text") if text is None \
             else answer_of(exact_str(text), think_marker)
     except NotACompletion as err:
-        return _invalid(str(err))
+        return settled(number, Status.INVALID_INPUT, str(err))
     except Exception as err:  # noqa: BLE001 - a message whose get / __eq__ / __iter__ raises
-        return _invalid(f"the completion could not be read: {why(err)}")
+        return settled(number, Status.INVALID_INPUT, f"the completion could not be read: {why(err)}")
     if answer is None:
-        return GradeResult(decided(False, no_answer))
-    return Rollout(answer, exact_str(gt), is_placeholder, anchors)
+        return settled(number, Status.DECIDED, no_answer, metrics)
+    key = row["problem_pddl"] if isinstance(row.get("problem_pddl"), str) else str(row.get("id"))
+    return Rollout(answer, row, key)
+
+
+def _python_or_refuse(value: Any) -> Any:
+    """JSON's ``default``: NumPy values as plain Python; anything else is no JSON."""
+    if type(value).__module__ == "numpy":
+        return value.tolist()
+    raise TypeError(f"a {type(value).__name__} is not JSON")
 
 
 def exact_str(text: str) -> str:
@@ -147,7 +175,3 @@ def shown(value: Any) -> str:
         return _SHORT.repr(value)
     except Exception:  # noqa: BLE001 - a hostile __repr__
         return f"a {type(value).__name__}"
-
-
-def _invalid(reason: str) -> GradeResult:
-    return GradeResult.failed(Stage.INPUT, Status.INVALID_INPUT, reason)

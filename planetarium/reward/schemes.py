@@ -4,13 +4,17 @@ A scheme is a :class:`RewardScheme` object with a name; the built-ins are ``corr
 ``staged``, and others come from the ``planetarium.reward_schemes`` entry-point group or
 :func:`register_scheme` (:class:`planetarium.plugins.Registry`).
 
-``correct`` pays 1 for the paper's headline metric (parseable, solvable and equivalent) and 0
-otherwise.  ``staged`` gives partial credit along the grading pipeline — some for parseable output,
-more for a solvable problem, the rest for the right problem — so early training gets a gradient
-before any answer is right.  Credit is cumulative and only for stages a correct answer also
-passes: ``solvable`` pays only when parseable, ``equivalent`` only when correct.
+A scheme reads a benchmark's :class:`~planetarium.benchmarks.ItemResult` (``correct`` and its
+``metrics``), so every scheme serves every benchmark.  ``correct`` pays 1 for a correct answer
+and 0 otherwise: the score ``eval grade``, ``acp score`` and ``arb score`` give it.  ``staged``
+gives partial credit along the grading pipeline — some for parseable output, more for a
+solvable problem, the rest for the right one — so early training gets a gradient before any
+answer is right.  Credit is cumulative and only for stages a correct answer also passes:
+``solvable`` pays only when parseable, ``equivalent`` only when correct.  A stage a benchmark
+does not grade is credited like the stage before it (ACPBench and ARB grade ``parseable`` and
+``correct``: a parseable answer earns the ``solvable`` weight too).
 
-An *undecided* verdict (a time limit, PDDL outside the decided fragment, an unreadable ground
+An *undecided* result (a time limit, PDDL outside the decided fragment, an unreadable ground
 truth, an internal error) is never counted correct under any scheme: it gets ``undecided_reward``
 (0 by default), so a policy cannot learn to farm timeouts for credit.
 """
@@ -21,8 +25,9 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 
+from ..benchmarks import ItemResult
 from ..errors import PlanetariumError
-from ..grading import GradeResult, Status
+from ..grading import Status
 from ..plugins import PluginNotFoundError, Registry
 
 
@@ -34,17 +39,18 @@ class RewardScheme(ABC):
     """One way to turn a *decided* verdict into a reward (undecided ones never reach it: they
     are paid ``undecided_reward``, see :func:`score`).
 
-    ``headline_only``: the scheme reads nothing but ``result.correct``, so the reward may grade
-    with :func:`planetarium.grading.grade_correct` (equivalence first, solvability only when
-    it can matter), which is faster and gives the same ``correct``.
+    ``headline_only``: the scheme reads nothing but ``result.correct``, so a benchmark may skip
+    work that only fills other metrics (:meth:`Benchmark.reward_config
+    <planetarium.benchmarks.base.Benchmark.reward_config>`; Planetarium grades equivalence
+    first, solvability only when it can matter, which gives the same ``correct``).
     """
 
     name: str = ""
     headline_only: bool = False
 
     @abstractmethod
-    def reward(self, result: GradeResult, weights: Mapping[str, float]) -> float:
-        """The reward of one decided verdict (``weights``: the checked stage weights)."""
+    def reward(self, result: ItemResult, weights: Mapping[str, float]) -> float:
+        """The reward of one decided result (``weights``: the checked stage weights)."""
 
     def __str__(self) -> str:
         return self.name
@@ -56,7 +62,7 @@ class Correct(RewardScheme):
     name = "correct"
     headline_only = True
 
-    def reward(self, result: GradeResult, weights: Mapping[str, float]) -> float:
+    def reward(self, result: ItemResult, weights: Mapping[str, float]) -> float:
         return 1.0 if result.correct else 0.0
 
 
@@ -65,11 +71,12 @@ class Staged(RewardScheme):
 
     name = "staged"
 
-    def reward(self, result: GradeResult, weights: Mapping[str, float]) -> float:
-        parseable = bool(result.parseable)
-        solvable = parseable and bool(result.solvable)
+    def reward(self, result: ItemResult, weights: Mapping[str, float]) -> float:
+        correct = bool(result.correct)
+        parseable = bool(result.metrics.get("parseable", correct))
+        solvable = parseable and bool(result.metrics.get("solvable", parseable))
         return (weights["parseable"] * parseable + weights["solvable"] * solvable
-                + weights["equivalent"] * result.correct)
+                + weights["equivalent"] * correct)
 
 
 CORRECT, STAGED = Correct(), Staged()
@@ -91,9 +98,6 @@ def available_schemes() -> dict[str, RewardScheme]:
 
 #: ``staged`` credit per stage (they sum to 1: a correct answer earns the same as under ``correct``).
 DEFAULT_WEIGHTS = {"parseable": 0.1, "solvable": 0.2, "equivalent": 0.7}
-#: Statuses that leave a verdict undecided: never correct, paid ``undecided_reward``.
-UNDECIDED = frozenset({Status.TIMEOUT, Status.UNSUPPORTED, Status.INTERNAL_ERROR,
-                       Status.INVALID_INPUT})
 
 
 def scheme_of(value: RewardScheme | str) -> RewardScheme:
@@ -133,11 +137,12 @@ def check_reward(value: float, what: str) -> float:
     return float(value)
 
 
-def is_undecided(result: GradeResult) -> bool:
-    return result.status in UNDECIDED
+def is_undecided(result: ItemResult) -> bool:
+    """Every status but ``decided`` (a result then has no ``correct``)."""
+    return result.status is not Status.DECIDED
 
 
-def score(result: GradeResult, scheme: RewardScheme, weights: Mapping[str, float],
+def score(result: ItemResult, scheme: RewardScheme, weights: Mapping[str, float],
           undecided_reward: float) -> float:
     """The reward for one verdict (see the module docstring)."""
     if is_undecided(result):

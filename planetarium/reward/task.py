@@ -1,53 +1,85 @@
-"""Grading one rollout, where it runs (a pool worker or the caller's process).
+"""Grading one rollout, where it runs (a worker of the reward's item loop, or the caller's process).
 
-A :class:`RewardTask` is the function the worker pool calls per item.  It takes ground truths
-from the process's memo (:data:`planetarium.grading.TRUTHS`: content-keyed, least recently used
-out first, bounded by count and by characters), so the G completions GRPO samples per prompt
-read and fully specify their ground truth once.  Each worker has its own memo (a forked worker
-starts with it empty); the caller hands a worker the items of one ground truth together, so
-most repeats land where the truth already is.
+A :class:`RewardTask` is the loop's task: the benchmark's own :meth:`Benchmark.grade
+<planetarium.benchmarks.base.Benchmark.grade>` of one answer under the item's one deadline, so a
+reward is exactly the score the benchmark's grading gives.  Ground truths a benchmark reads
+through the process's memo (:data:`planetarium.grading.TRUTHS`, Planetarium's) are read once per
+worker; the caller hands a worker the rollouts of one item together (GRPO samples G per prompt),
+so most repeats land where the truth already is, and the task reports whether this one did.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Any, Generic
 
-from ..grading import TRUTHS, GradeOptions, GradeResult, grade, grade_correct
+from ..benchmarks import Benchmark, ConfigT, ItemResult, Row
+from ..benchmarks.grader import Ungraded
+from ..grading import TRUTHS, Status
 from ..limits import Deadline, Stopwatch
-from .inputs import Rollout
+from ..pool import Lost, LostKind
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """One answer ready for grading against its item row (plain data: it crosses a pipe);
+    ``key`` names the item, so rollouts of one item travel together."""
+
+    answer: str
+    item: Row
+    key: str
 
 
 @dataclass(frozen=True)
 class Graded:
-    """A rollout's verdict and whether its ground truth came from the cache."""
+    """A rollout's result; ``cache_hit``: whether its ground truth came from the memo (``None``:
+    none was read there); ``seconds``: grading time where it ran (``None``: it got no verdict
+    there); ``lost``: why it was not graded, if it was not."""
 
-    result: GradeResult
-    cache_hit: bool
-    seconds: float = 0.0  # time spent grading it, where it ran
+    result: ItemResult
+    cache_hit: bool | None = None
+    seconds: float | None = None
+    lost: LostKind | None = None
 
 
-class RewardTask:
-    """Grade :class:`~planetarium.reward.inputs.Rollout` s with fixed options; callable and
-    picklable (ground truths are read through the process's one memo, ``grading.TRUTHS``)."""
+class RewardTask(Generic[ConfigT]):
+    """``task(rollout, deadline) -> Graded``: picklable (a benchmark, its config)."""
 
-    def __init__(self, options: GradeOptions, headline_only: bool = False) -> None:
-        self.options = options
-        self.headline_only = headline_only  # only ``correct`` counts: grade_correct's order
+    def __init__(self, benchmark: Benchmark[ConfigT], config: ConfigT) -> None:
+        self.benchmark, self.config = benchmark, config
 
-    def __call__(self, rollout: Rollout) -> Graded:
+    def __call__(self, rollout: Rollout, deadline: Deadline) -> Graded:
         watch = Stopwatch()
-        graded = self._grade(rollout)
-        return replace(graded, seconds=watch.seconds)
+        hits, misses = TRUTHS.hits, TRUTHS.misses
+        result = self.benchmark.grade(self.config, rollout.item, rollout.answer, deadline)
+        read = (TRUTHS.hits - hits, TRUTHS.misses - misses)
+        return Graded(result, None if read == (0, 0) else read[1] == 0, watch.seconds)
 
-    def _grade(self, rollout: Rollout) -> Graded:
-        options = self.options
-        if rollout.is_placeholder is not None or rollout.anchors:
-            placeholder = options.is_placeholder if rollout.is_placeholder is None \
-                else rollout.is_placeholder
-            options = replace(options, is_placeholder=placeholder,
-                              anchored_objects=(*options.anchored_objects, *rollout.anchors))
-        grader = grade_correct if self.headline_only else grade
-        deadline = Deadline.start(options.timeout_s)
-        with deadline.applied():  # reading the ground truth counts, as in grade()
-            truth, hit = TRUTHS.get(rollout.gt, self.options.relax_typing)
-            return Graded(grader(truth, rollout.answer, options=options, deadline=deadline), hit)
+
+class RewardLost(Generic[ConfigT]):
+    """The loop's converter of a rollout it could not grade: the benchmark's own result for a
+    killed or dead worker, and a ``timeout`` naming the call budget for one the budget cut."""
+
+    def __init__(self, benchmark: Benchmark[ConfigT], config: ConfigT, timeout_s: float,
+                 budget_s: float | None) -> None:
+        self.ungraded = Ungraded(benchmark, config, timeout_s)
+        self.budget_s = budget_s
+
+    def __call__(self, rollout: Rollout, lost: Lost) -> Graded:
+        if lost.kind is LostKind.BUDGET:
+            ungraded = self.ungraded
+            result = ungraded.benchmark.ungraded(
+                ungraded.config, rollout.item, Status.TIMEOUT,
+                f"undecided: the call budget of {self.budget_s:g} s was spent first")
+        else:
+            result = self.ungraded((rollout.item, rollout.answer), lost)
+        return Graded(result, lost=lost.kind)
+
+
+def settled(item_id: Any, status: Status, reason: str, metrics: tuple[str, ...] = ()
+            ) -> ItemResult:
+    """The result of an item decided without grading: ``invalid-input``, or (``decided``) an
+    answer that is not there, which passes none of the benchmark's ``metrics``."""
+    decided = status is Status.DECIDED
+    return ItemResult(str(item_id), status, False if decided else None, reason,
+                      metrics=dict.fromkeys(metrics, False) if decided else {})

@@ -11,10 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from planetarium.config import ConfigError, at_least, between, load, setting
-from planetarium.finetune.config import LoraConfig, QuantizationConfig, RunConfig, max_steps_check
+from planetarium.finetune.config import (
+    DataConfig,
+    LoraConfig,
+    QuantizationConfig,
+    RunConfig,
+    max_steps_check,
+)
 
 _POSITIVE = at_least(1e-9)
 
@@ -25,6 +31,37 @@ def _registered_scheme(name: str) -> str | None:
 
     names = available_schemes()
     return None if name in names else f"one of {', '.join(names)}"
+
+
+def _registered_benchmark(name: str) -> str | None:
+    from planetarium.benchmarks import available_benchmarks
+
+    names = available_benchmarks()
+    return None if name in names else f"one of {', '.join(names)}"
+
+
+@dataclass(frozen=True)
+class RLDataConfig(DataConfig):
+    """Fine-tuning's data section, plus the benchmark whose items are the prompts and whose
+    grader is the reward.  ``planetarium`` (default) reads ``source`` and ``split`` as dataset
+    rows (fine-tuning's meaning); another registered benchmark reads them as the ``dataset`` and
+    the one ``split`` of its eval config's ``benchmark:`` section, ``settings`` holding the rest
+    of that section (e.g. ACPBench's ``prompts`` folder, ``tasks``, ``kinds``)."""
+
+    split: str = "heldout:train"  # checked in __post_init__: its form is the benchmark's
+    benchmark: str = setting("planetarium", check=_registered_benchmark)
+    settings: dict[str, Any] = setting(factory=dict)
+
+    def __post_init__(self) -> None:
+        from planetarium.dataset.splits import split_problem
+
+        problem = split_problem(self.split) if self.benchmark == "planetarium" else None
+        if problem:
+            raise ConfigError(f"expected a known split ({problem}), got {self.split!r}",
+                              key="split")
+        if self.benchmark == "planetarium" and self.settings:
+            raise ConfigError("Planetarium's rows take no settings (they are data.source and "
+                              "data.split)", key="settings")
 
 
 @dataclass(frozen=True)
@@ -109,6 +146,7 @@ class GRPOTrainingConfig:
 class RLConfig(RunConfig):
     """One GRPO run."""
 
+    data: RLDataConfig
     quantization: RLQuantizationConfig = field(default_factory=RLQuantizationConfig)
     lora: LoraConfig = field(default_factory=LoraConfig)
     reward: RewardConfig = field(default_factory=RewardConfig)

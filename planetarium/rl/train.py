@@ -3,10 +3,13 @@
 The prompt is the pinned evaluation prompt (:func:`planetarium.llm.prompts.build_messages`) as
 chat messages, so TRL renders it with the model's own chat template exactly as ``eval run``
 does; every other dataset column travels to the reward, which reads the ground truth and the
-placeholder flag from them.  Model loading, LoRA placement, the run folder's guard and the
-adapter's layout are fine-tuning's (:mod:`planetarium.finetune`), so ``eval run --adapter``
-loads a GRPO adapter exactly like a QLoRA one.  Data parallelism and vLLM generation come from
-TRL: launch the same command under ``accelerate launch``.
+placeholder flag from them. With ``data.benchmark`` another registered benchmark (ACPBench,
+ARB, a plug-in) supplies the items and the prompt of each (:meth:`Benchmark.messages
+<planetarium.benchmarks.base.Benchmark.messages>`, as ``eval run`` asks it), and each item
+travels to the reward as JSON in the ``item`` column. Model loading, LoRA placement, the run
+folder's guard and the adapter's layout are fine-tuning's (:mod:`planetarium.finetune`), so
+``eval run --adapter`` loads a GRPO adapter exactly like a QLoRA one. Data parallelism and vLLM
+generation come from TRL: launch the same command under ``accelerate launch``.
 
 Layout of ``out_dir``: ``checkpoints/`` (for ``--resume``), ``adapter/``, ``rl_record.json``,
 and ``tiny-base/`` for ``tiny:``.
@@ -15,12 +18,16 @@ and ``tiny-base/`` for ``tiny:``.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import logging
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from planetarium.benchmarks import Benchmark, get_benchmark
+from planetarium.config import build
 from planetarium.dataset import load_rows
 from planetarium.domains import get_domain
 from planetarium.errors import PlanetariumError, require
@@ -48,7 +55,7 @@ from planetarium.llm.quiet import checkpointing_renames_silenced
 from planetarium.reward import PlanetariumReward
 
 from ..limits import Stopwatch
-from .config import RewardConfig, RLConfig
+from .config import RewardConfig, RLConfig, RLDataConfig
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +81,37 @@ def prompt_dataset(rows: list[dict[str, Any]]) -> Any:
     )
 
 
-def make_reward(reward: RewardConfig) -> PlanetariumReward:
+class Prompts:
+    """The rows GRPO samples prompts from, as a ``datasets.Dataset`` (:meth:`dataset`), with
+    the hashes of the rows and of what shapes the prompts (for the record)."""
+
+    def __init__(self, data: RLDataConfig) -> None:
+        self.data = data
+        if data.benchmark == "planetarium":
+            self.rows = load_rows(data.source, split=data.split)
+            self.rows_hash = rows_hash(self.rows)
+            self.fingerprint = prompt_template_hash()
+            self.benchmark: Benchmark | None = None
+            return
+        self.benchmark = get_benchmark(data.benchmark)
+        self.config = build(self.benchmark.config_type,
+                            {**data.settings, "name": data.benchmark, "dataset": data.source,
+                             "split": [data.split]}, key="data")
+        self.rows = self.benchmark.load_items(self.config)
+        blob = json.dumps(self.rows, sort_keys=True, default=str).encode("utf-8")
+        self.rows_hash = hashlib.sha256(blob).hexdigest()
+        self.fingerprint = self.benchmark.prompt_fingerprint(self.config)
+
+    def dataset(self) -> Any:
+        if self.benchmark is None:
+            return prompt_dataset(self.rows)
+        datasets = require("datasets", "rl")
+        return datasets.Dataset.from_list(
+            [{"prompt": self.benchmark.messages(self.config, row),
+              "item": json.dumps(row), "id": str(row["id"])} for row in self.rows])
+
+
+def make_reward(reward: RewardConfig, benchmark: str = "planetarium") -> PlanetariumReward:
     """The reward function TRL calls, configured from the ``reward`` section.
 
     Its grading processes are forked from the trainer (the pool's default, as torch's DataLoader
@@ -83,7 +120,7 @@ def make_reward(reward: RewardConfig) -> PlanetariumReward:
     that start-up counts against the per-item deadline: on a busy machine every item then timed
     out (measured: 16 of 16, each worker replaced).
     """
-    return PlanetariumReward(**dataclasses.asdict(reward))  # the same names, one to one
+    return PlanetariumReward(**dataclasses.asdict(reward), benchmark=benchmark)  # the same names
 
 
 def grpo_arguments(cfg: RLConfig, out_dir: Path) -> Any:
@@ -179,11 +216,12 @@ def run(cfg: RLConfig, *, resume: bool = False, overwrite: bool = False) -> Outc
     checkpoint = checkpoint_to_resume(out_dir, resume, RECORD_NAME, overwrite=overwrite)
 
     started = Stopwatch()
-    reward = make_reward(cfg.reward)  # a bad reward option fails here, before any model loads
+    reward = make_reward(cfg.reward, cfg.data.benchmark)  # fails here, before any model loads
     try:
         threads = cap_threads(cfg.cpu_threads)
         require("transformers", "rl").set_seed(cfg.training.seed)  # LoRA init is random too
-        rows = load_rows(cfg.data.source, split=cfg.data.split)
+        prompts = Prompts(cfg.data)
+        rows = prompts.rows
         if not rows:
             raise PlanetariumError(f"{cfg.data.source}: no rows in split {cfg.data.split}")
         quantize = use_4bit(cfg)
@@ -196,7 +234,7 @@ def run(cfg: RLConfig, *, resume: bool = False, overwrite: bool = False) -> Outc
             clear_run(out_dir, RECORD_NAME)
         reward_log = RewardLog(reward)
         trainer = make_trainer(
-            cfg, model, tokenizer, prompt_dataset(rows), reward, out_dir, [reward_log.callback()]
+            cfg, model, tokenizer, prompts.dataset(), reward, out_dir, [reward_log.callback()]
         )
         train_watch = Stopwatch()
         with checkpointing_renames_silenced():  # trl, peft and the Trainer read it
@@ -211,12 +249,13 @@ def run(cfg: RLConfig, *, resume: bool = False, overwrite: bool = False) -> Outc
         "base_model": base,
         "quantization": quantization,
         "data": {
+            "benchmark": cfg.data.benchmark,
             "source": cfg.data.source,
             "split": cfg.data.split,
             "rows": len(rows),
-            "data_hash": rows_hash(rows),
+            "data_hash": prompts.rows_hash,
         },
-        "prompt_template_hash": prompt_template_hash(),
+        "prompt_template_hash": prompts.fingerprint,
         "reward": {
             "name": reward.__name__,
             "metrics": reward_metrics,

@@ -45,13 +45,27 @@ def _splits(value: tuple[str | None, ...]) -> str | None:
                  if problem), None)
 
 
+def _modes(value: tuple[str, ...]) -> str | None:
+    if "strict" not in value or not set(value) <= set(ALL_MODES):
+        return f"grading modes from {', '.join(ALL_MODES)}, strict among them"
+    return None
+
+
 @dataclass(frozen=True)
 class PlanetariumConfig(BenchmarkConfig):
     """``split`` takes the dataset's selectors; ``sample_per_domain`` picks at most that many
-    rows of each domain (seeded by ``seed``) before ``limit`` cuts the list."""
+    rows of each domain (seeded by ``seed``) before ``limit`` cuts the list.  ``modes``: the
+    grading modes computed (strict always: it decides; reports read all three, the reward only
+    strict); ``options``: the grading options every mode starts from (null: the defaults);
+    ``headline_only``: only ``correct`` is read (the reward's ``correct`` scheme), so the
+    strict mode is graded equivalence first (:func:`~planetarium.grading.grade_correct`)."""
 
     split: tuple[str | None, ...] = setting(("heldout:test",), check=_splits)
     sample_per_domain: int | None = setting(None, check=at_least(1))
+    # How answers are graded, not what the model is asked: no part of the config hash.
+    modes: tuple[str, ...] = setting(tuple(ALL_MODES), check=_modes, affects_output=False)
+    options: GradeOptions | None = setting(None, affects_output=False)
+    headline_only: bool = setting(False, affects_output=False)
 
 
 def text_anchors(problem_pddl: object, text: str) -> list[str]:
@@ -106,7 +120,7 @@ def typing_cannot_matter(strict: GradeResult) -> bool:
             and not get_domain(strict.domain).definition.typed)
 
 
-def _item_result(item_id: str, item: Row, verdicts: dict[str, dict[str, Any]]) -> ItemResult:
+def _item_result(item_id: str, domain: str, verdicts: dict[str, dict[str, Any]]) -> ItemResult:
     """The shared result row of one answer, from its verdicts per grading mode (strict decides)."""
     strict = verdicts["strict"]
     status = Status(strict["status"])
@@ -115,8 +129,8 @@ def _item_result(item_id: str, item: Row, verdicts: dict[str, dict[str, Any]]) -
         correct=passed(strict, "correct") if status is Status.DECIDED else None,
         reason=strict["reason"],
         metrics={stage: passed(strict, stage) for stage in STAGES},
-        groups={"domain": item["domain"]},
-        details={"domain": item["domain"], **verdicts},
+        groups={"domain": domain},
+        details={"domain": domain, **verdicts},
     )
 
 
@@ -155,32 +169,57 @@ class PlanetariumBenchmark(PlanetariumPresentation, Benchmark[PlanetariumConfig]
 
     def grade(self, config: PlanetariumConfig, item: Row, answer: str, deadline: Deadline, *,
               explain: bool = False) -> ItemResult:
-        """The three modes under the item's one deadline (see the module docstring)."""
+        """The configured modes under the item's one deadline (see the module docstring).  An
+        item's ``is_placeholder`` (null: the options') and ``anchored_objects`` (a reward's
+        rows carry them) hold in every mode."""
         from ...batch import grade_item
 
         job = {"id": str(item["id"]), "gt": item["problem_pddl"], "pred": answer,
-               "is_placeholder": bool(item.get("is_placeholder", False))}
-        options = GradeOptions(timeout_s=deadline.seconds, explain=explain)
-        strict = grade_item(job, options, deadline)
-        anchors = text_anchors(item["problem_pddl"], item.get("natural_language", ""))
-        anchored = grade_item({**job, "anchored_objects": anchors}, options, deadline) \
-            if anchors else strict
-        relaxed = strict if typing_cannot_matter(strict) else \
-            grade_item(job, replace(options, relax_typing=True), deadline)
-        results = {"strict": strict, ANCHORED: anchored, "relaxed": relaxed}
-        return _item_result(job["id"], item, {mode: _verdict(results[mode]) for mode in ALL_MODES})
+               "anchored_objects": list(item.get("anchored_objects") or ())}
+        if item.get("is_placeholder") is not None:
+            job["is_placeholder"] = bool(item["is_placeholder"])
+        options = replace(config.options or GradeOptions(), timeout_s=deadline.seconds,
+                          explain=explain)
+        strict = grade_item(job, options, deadline, headline_only=config.headline_only)
+        results = {"strict": strict}
+        if ANCHORED in config.modes:
+            anchors = text_anchors(item["problem_pddl"], item.get("natural_language", ""))
+            results[ANCHORED] = grade_item(
+                {**job, "anchored_objects": [*job["anchored_objects"], *anchors]}, options,
+                deadline) if anchors else strict
+        if "relaxed" in config.modes:
+            results["relaxed"] = strict if typing_cannot_matter(strict) else \
+                grade_item(job, replace(options, relax_typing=True), deadline)
+        domain = str(item.get("domain") or strict.domain or "")
+        return _item_result(job["id"], domain, {mode: _verdict(results[mode])
+                                                for mode in ALL_MODES if mode in results})
 
     def ungraded(self, config: PlanetariumConfig, item: Row, status: Status,
                  reason: str) -> ItemResult:
         """Every mode's verdict says what happened to the item (the report reads all three)."""
         verdict = _verdict(GradeResult.failed(Stage.GRADER, status, reason))
-        return _item_result(str(item["id"]), item, dict.fromkeys(ALL_MODES, verdict))
+        return _item_result(str(item["id"]), str(item.get("domain") or ""),
+                            dict.fromkeys(config.modes, verdict))
+
+    def item_from_record(self, record: Row) -> Row:
+        """A dataset row (``problem_pddl``; ``is_placeholder``, ``domain``, ... where present);
+        the reward's rows need no ``id``."""
+        if not isinstance(record.get("problem_pddl"), str):
+            raise ValueError("the record has no 'problem_pddl' text")
+        return {"id": "-", **record}
+
+    def reward_config(self, timeout_s: float, *, headline_only: bool = False
+                      ) -> PlanetariumConfig:
+        """The strict mode only (the verdict that decides), equivalence first when only
+        ``correct`` is read."""
+        return PlanetariumConfig(name=self.name, dataset="(reward)", timeout_s=timeout_s,
+                                 modes=("strict",), headline_only=headline_only)
 
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Counts and rates of each stage per grading mode, plus undecided items."""
         total = len(results)
         summary = {}
-        for mode in ALL_MODES:
+        for mode in (m for m in ALL_MODES if all(m in v for v in results)):
             counts = {stage: sum(passed(v[mode], stage) for v in results) for stage in STAGES}
             summary[mode] = {
                 "n": total, **counts,
