@@ -123,13 +123,13 @@ def test_filter_the_table(browser, viewer, artefacts):
     _choose(browser, "filter-run", "run-b")
     assert _visible_ids(browser) == ["821"]  # run B erred on the floor tiles only
     _screenshot(browser, artefacts / "index-filtered.png")
-    _choose(browser, "filter-category", "wrong-goal")
+    _choose(browser, "filter-error-category", "wrong-goal")
     assert _visible_ids(browser) == ["821"]
     _choose(browser, "filter-run", "any")
     _choose(browser, "filter-status", "any")
-    _choose(browser, "filter-category", "init-differs")
+    _choose(browser, "filter-error-category", "init-differs")
     assert _visible_ids(browser) == ["575", "601", "945"]
-    _choose(browser, "filter-category", "any")
+    _choose(browser, "filter-error-category", "any")
     _choose(browser, "filter-agreement", "same status")  # both runs wrong on the floor tiles only
     assert _visible_ids(browser) == ["821"]
 
