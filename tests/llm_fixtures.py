@@ -94,7 +94,7 @@ def write_rows(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 #: Keys of the ``benchmark:`` section; every other field of :func:`sections` is the model's.
 BENCHMARK_KEYS = ("benchmark", "dataset", "split", "limit", "sample_per_domain", "seed",
-                  "timeout_s")
+                  "timeout_s", "tasks")
 
 
 def sections(name: str, **fields: Any) -> dict[str, Any]:

@@ -80,7 +80,7 @@ def test_a_relative_dataset_is_read_against_the_runs_directory(tmp_path):
 def test_an_unknown_setting_lists_the_settings_where_every_key_is_ours():
     bench = common.benchmark("acpbench")
     with pytest.raises(common.AdapterError, match=r"no setting 'kind': its settings are "
-                       r"dataset, kinds, .* \(pass them with -T KEY=VALUE\)"):
+                       r"dataset, just_rule, kinds, .* \(pass them with -T KEY=VALUE\)"):
         common.benchmark_config(bench, {"dataset": str(ACP), "kind": "bool"}, HOW, strict=True)
     # lm-eval hands over the model's arguments too: not ours, not refused there
     common.benchmark_config(bench, {"dataset": str(ACP), "pretrained": "m"}, HOW)

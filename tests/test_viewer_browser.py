@@ -123,13 +123,13 @@ def test_filter_the_table(browser, viewer, artefacts):
     _choose(browser, "filter-run", "run-b")
     assert _visible_ids(browser) == ["821"]  # run B erred on the floor tiles only
     _screenshot(browser, artefacts / "index-filtered.png")
-    _choose(browser, "filter-category", "wrong-goal")
+    _choose(browser, "filter-error-category", "wrong-goal")
     assert _visible_ids(browser) == ["821"]
     _choose(browser, "filter-run", "any")
     _choose(browser, "filter-status", "any")
-    _choose(browser, "filter-category", "init-differs")
+    _choose(browser, "filter-error-category", "init-differs")
     assert _visible_ids(browser) == ["575", "601", "945"]
-    _choose(browser, "filter-category", "any")
+    _choose(browser, "filter-error-category", "any")
     _choose(browser, "filter-agreement", "same status")  # both runs wrong on the floor tiles only
     assert _visible_ids(browser) == ["821"]
 
@@ -232,3 +232,32 @@ def test_another_benchmarks_pages_run_under_the_policy(browser, tmp_path):
     assert browser.execute_script("return window.__pwned === undefined")
     shown = browser.find_element(CSS, "section.run pre.answer").get_attribute("textContent")
     assert "⟨U+202E⟩(on b1 b2)⟨U+202C⟩" in shown and "<script>" in shown
+
+
+@pytest.mark.parametrize("name", ["acpbench", "arb"])
+def test_every_benchmarks_index_filters_and_item_pages(browser, tmp_path, artefacts, name):
+    """ACPBench's and ARB's pages as a reader sees them: each filter once (ARB's question
+    ``category`` facet filters its rows, no empty error-category column), the badges in the
+    shared words, the expected answer under the answers; screenshots of the index and a page."""
+    from viewer_fixtures import graded_acp_run
+
+    run = graded_acp_run(tmp_path) if name == "acpbench" else graded_arb_run(tmp_path)
+    view = build_viewer([run], tmp_path / "view")
+    browser.get(view.as_uri())
+    labels = [el.text for el in browser.find_elements(CSS, "form.filters label span")]
+    assert len(labels) == len(set(labels)) and "error category" not in labels
+    shown = browser.find_element(ID, "count").text
+    facet = "kind" if name == "acpbench" else "category"
+    value = "mcq" if name == "acpbench" else "fluent_tracking"
+    _choose(browser, f"filter-{facet}", value)
+    assert browser.find_element(ID, "count").text != "0 of" and all(
+        row.get_attribute(f"data-{facet}") == value
+        for row in browser.find_elements(CSS, "#items tbody tr") if row.is_displayed())
+    _screenshot(browser, artefacts / f"index-{name}.png")
+    _choose(browser, f"filter-{facet}", "any")
+    assert browser.find_element(ID, "count").text == shown
+    links = browser.find_elements(CSS, "#items td a")
+    next(a for a in links if a.text.startswith("mcq/") or name == "arb").click()
+    headings = [h.text for h in browser.find_elements(TAG, "h2")]
+    assert "Reference answer" in headings, headings
+    _screenshot(browser, artefacts / f"item-{name}.png")

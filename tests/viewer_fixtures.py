@@ -102,6 +102,32 @@ def graded_arb_run(tmp_path: Path, n: int = 4) -> Path:
     return run_dir
 
 
+#: ACPBench's fixture questions (a third benchmark's pages in the viewer).
+ACP_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "acp"
+
+
+def graded_acp_run(tmp_path: Path) -> Path:
+    """An ACPBench run over the yes/no, multiple-choice and generative questions of the
+    landmarks and applicability tasks, graded: right, wrong and unreadable answers."""
+    from planetarium.benchmarks import get_benchmark
+    from planetarium.config import build
+    from planetarium.llm.grade import grade_run
+
+    acp = get_benchmark("acpbench")
+    settings = {"dataset": str(ACP_FIXTURES), "split": [None], "tasks": ["land", "app"]}
+    items = acp.load_items(build(acp.config_type, {"name": "acpbench", **settings}))
+    answers = []
+    for number, item in enumerate(items):
+        gold = acp.reference_answer(item)
+        answers.append(["The answer is " + gold + ".", "Yes and no.", "I would rather not say",
+                        HOSTILE][number % 4] if item["kind"] != "gen" else gold)
+    run_dir = tmp_path / "acpbench"
+    make_answered_run(run_dir, "acpbench", items, answers, benchmark="acpbench",
+                      **{k: v for k, v in settings.items() if k != "split"})
+    grade_run(run_dir, workers=1, progress=False)
+    return run_dir
+
+
 #: Unicode's Bidi_Control characters (spelt out here, not taken from the code under test).
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 

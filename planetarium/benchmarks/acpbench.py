@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ from ..acp.score import CLOCK
 from ..config import Check, at_least, setting
 from ..grading import Status
 from ..limits import Deadline
+from ..presentation.pages import Code, Fields, ItemView, Section
 from .base import Benchmark, BenchmarkConfig, ItemResult, Messages, Row
 
 if TYPE_CHECKING:
@@ -186,6 +188,36 @@ class AcpBenchmark(Benchmark[AcpConfig]):
         return ItemResult(item["id"], status, None, reason,
                           metrics={"parseable": None, "correct": None},
                           groups={"kind": item["kind"], "task": item["task"]}, details=details)
+
+    def reference_answer(self, item: Row) -> str:
+        """The stored answer as a model is asked to write it: ``yes``/``no``, the option's
+        letter, or the generative gold in the prompt's format (:func:`.acp.gold.render_gold`;
+        "" where the stored gold does not render)."""
+        if item.get("kind") != "gen":
+            return str(item.get("answer", ""))
+        from ..acp.gold import render_gold
+        from ..errors import PlanetariumError
+
+        try:
+            return render_gold(_to_item(item))
+        except (PlanetariumError, ValueError, KeyError, TypeError, IndexError):
+            return ""
+
+    def view_item(self, config: AcpConfig, item: Row, groups: Any) -> ItemView:
+        """The default page with the expected answer in words below the answers: the chosen
+        option's text, and for a generative question every stored answer (one of several may
+        be right; the reference shows one)."""
+        view = super().view_item(config, item, groups)
+        expected: list[Section] = list(view.reference)
+        options = (item.get("choices") or {}) if isinstance(item.get("choices"), dict) else {}
+        labels, texts = options.get("label") or [], options.get("text") or []
+        if item.get("kind") == "mcq" and str(item.get("answer")) in labels:
+            chosen = texts[labels.index(str(item.get("answer")))]
+            expected.append(Fields("Expected option", ((str(item.get("answer")), str(chosen)),)))
+        elif item.get("kind") == "gen":
+            expected.append(Code("Stored gold answer (JSON)",
+                                 json.dumps(item.get("answer"), indent=1, ensure_ascii=False)))
+        return ItemView(view.facets, view.search, view.fields, view.question, tuple(expected))
 
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """The published harness's table: mean score and standard error per kind and task."""

@@ -175,7 +175,8 @@ class ArbBenchmark(Benchmark[ArbConfig]):
                         reference=view.reference)
 
     def view_answer(self, row: Row, answer: str) -> AnswerView:
-        """How the answer read (ARB's outcome); the actions taken, the states before and after, the
+        """Status in the shared words (ARB's own where it says why nothing was decided:
+        ``undecided (ambiguous)``); the actions taken, the states before and after, the
         recomputed answer and the answer's missing and extra items."""
         base = pages.default_answer_view(row, self.metrics)
         view = row.get("view") or {}
@@ -198,7 +199,9 @@ class ArbBenchmark(Benchmark[ArbConfig]):
             ("missing", listed(view.get("missing"))), ("extra", listed(view.get("extra"))),
             ("stored label", listed(view.get("label"))),
             ("stored label agrees", pages.yes_no(view.get("label_agrees"))))))
-        status = str(row.get("arb_outcome") or base.status)
+        status = base.status  # the shared words ("not parseable"), as every benchmark's
+        if row.get("status") != Status.DECIDED.value and row.get("arb_outcome"):
+            status = f"undecided ({row['arb_outcome']})"  # ARB's reason: ambiguous, unsupported
         return AnswerView(status, base.tone, base.categories, tuple(sections))
 
     def summary(self, results: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..presentation import pages, tables
+from ..presentation import pages, plots, tables
 from ..presentation.pages import AnswerView, ItemView
 from ..presentation.plots import Figure
 from ..presentation.tables import ReportRun, Table
@@ -50,8 +50,9 @@ class PresentationHooks:
 
     def report_figures(self) -> Mapping[str, Figure]:
         """``file name.png -> draw(runs, path)`` (:mod:`planetarium.presentation.plots`).
-        Default: none."""
-        return {}
+        Default: ``breakdowns.png``, the last metric of the chain per group of each of
+        :attr:`breakdowns`, one bar per run with its 95% interval."""
+        return {"breakdowns.png": plots.breakdown_figure(self.metrics, self.breakdowns)}
 
     def how_to_read(self) -> str:
         """The report's paragraph on reading its rates."""

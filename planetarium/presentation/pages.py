@@ -177,10 +177,12 @@ def chain_status(row: Row, chain: Sequence[str]) -> tuple[str, str]:
 
 
 def default_answer_view(row: Row, chain: Sequence[str]) -> AnswerView:
-    """Status from the metric chain; the verdict, the metrics and the groups as fields."""
+    """Status from the metric chain; the verdict, the metrics and the groups as fields.  The
+    status is said once, in the chain's words (the badge and the index's column and filter):
+    the fields do not repeat the raw grading status ("decided") beside it."""
     status, tone = chain_status(row, chain)
     metrics = row.get("metrics") or {}
-    verdict = (("status", str(row.get("status", ""))), ("correct", yes_no(row.get("correct"))),
+    verdict = (("correct", yes_no(row.get("correct"))),
                ("score", "—" if row.get("score") is None else f"{row['score']:g}"),
                ("reason", str(row.get("reason") or "")))
     sections: list[Section] = [Fields("Verdict", verdict)]

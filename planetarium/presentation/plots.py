@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .stats import Rate
-from .tables import ReportRun
+from .tables import ReportRun, cells, group_axis, metric_rate
 
 #: Draws one figure of the given runs into a PNG file.
 Figure = Callable[[Sequence[ReportRun], Path], None]
@@ -92,3 +92,44 @@ def panels(plt: Any, n: int, width: float, height: float) -> tuple[Any, list[Any
     for spare in axes[n:]:
         spare.set_visible(False)
     return fig, axes[:n]
+
+
+#: The most groups a breakdown may have to get a panel of :func:`breakdown_figure` (past it the
+#: bars are too thin to read; the report's table still lists every group).
+MAX_GROUPS = 30
+
+
+def breakdown_figure(chain: Sequence[str], breakdowns: Sequence[Sequence[str]]) -> Figure:
+    """The default figure of a benchmark: its last metric (``correct``) per group of each
+    breakdown (one panel each, groups joined by ``/`` for a breakdown of several fields), one
+    bar per run, each with its 95% Wilson interval.  Breakdowns of one or two fields get a
+    panel when they have at most :data:`MAX_GROUPS` groups (finer ones stay in the tables)."""
+    metric = chain[-1]
+
+    def draw(runs: Sequence[ReportRun], path: Path) -> None:
+        everything = [row for run in runs for row in run.rows]
+        shown = []
+        for fields in breakdowns:
+            axes = [group_axis(name) for name in fields]
+            groups = [combo for combo, _ in cells(everything, axes, everything,
+                                                  every_combination=False)]
+            if len(fields) <= 2 and 0 < len(groups) <= MAX_GROUPS:
+                shown.append((fields, axes, groups))
+        plt = pyplot()
+        fig, axis_list = panels(plt, max(1, len(shown)), max(5.0, 0.7 * max(
+            [len(g) * len(runs) for _, _, g in shown] or [4]) + 1.5), 3.8)
+        colours: dict[str, str] = {}
+        for axis, (fields, axes, groups) in zip(axis_list, shown, strict=False):
+            series = {}
+            for run in runs:
+                members = dict(cells(run.rows, axes, everything, every_combination=False))
+                series[run.label] = [metric_rate(members.get(g, []), chain, metric)
+                                     for g in groups]
+            colours = bars(axis, ["/".join(g) for g in groups], series)
+            axis.set_title(f"{metric} by {' × '.join(fields)}", fontsize=9)
+            axis.tick_params(axis="x", labelrotation=90 if len(groups) > 8 else 0)
+        if not shown:
+            axis_list[0].text(0.5, 0.5, "no graded items", ha="center", va="center")
+        save(fig, path, plt, colours)
+
+    return draw

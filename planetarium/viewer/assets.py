@@ -79,7 +79,7 @@ JS = """
   var text = document.getElementById("filter-text");
   var run = document.getElementById("filter-run");
   var status = document.getElementById("filter-status");
-  var category = document.getElementById("filter-category");
+  var category = document.getElementById("filter-error-category");  // absent: none
   var fields = Array.prototype.slice.call(document.querySelectorAll("select[data-field]"));
   var count = document.getElementById("count");
   var nRuns = Number(document.body.getAttribute("data-runs"));
@@ -88,8 +88,8 @@ JS = """
     var got = row.getAttribute("data-status-" + index);
     if (got === null) { return false; }
     if (status.value && got !== status.value) { return false; }
-    if (category.value) {
-      var cats = (row.getAttribute("data-category-" + index) || "").split("|");
+    if (category && category.value) {
+      var cats = (row.getAttribute("data-error-category-" + index) || "").split("|");
       if (cats.indexOf(category.value) < 0) { return false; }
     }
     return true;
@@ -119,7 +119,7 @@ JS = """
     count.textContent = shown + " of " + rows.length + " items shown";
   }
 
-  [text, run, status, category].concat(fields).forEach(function (el) {
+  [text, run, status].concat(category ? [category] : [], fields).forEach(function (el) {
     el.addEventListener("input", update);
     el.addEventListener("change", update);
   });

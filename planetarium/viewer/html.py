@@ -84,6 +84,10 @@ def _facets(runs: Runs) -> list[str]:
 
 
 def index_page(runs: Runs) -> str:
+    """The index: one row per item, its facets, each run's status and (where any answer has
+    them) error categories.  Every filter and column is named once: the benchmark's facets
+    (ARB's question ``category``) and the grader's error categories (``error category``) never
+    share a name, an id or a ``data-`` attribute, and a column no answer fills is left out."""
     items = runs.items
     facets = _facets(runs)
     statuses = sorted({a.view.status for i in items for a in i.answers if a})
@@ -99,15 +103,17 @@ def index_page(runs: Runs) -> str:
         join(_options(f"filter-{_slug(f)}", f, values(f), _slug(f)) for f in facets),
         _options("filter-run", "run", [(str(n), label) for n, label in enumerate(runs.labels)]),
         _options("filter-status", "status", [(s, s) for s in statuses]),
-        _options("filter-category", "category", [(c, c) for c in categories]),
+        _options("filter-error-category", "error category", [(c, c) for c in categories])
+        if categories else "",
         # side by side: where the runs' answers fare differently
         _options("filter-agreement", "runs", [(a, a) for a in AGREEMENT], "agreement")
         if len(runs.labels) > 1 else "",
     )
     head = e("tr", None, join(e("th", None, text=t) for t in ("item", *facets)),
-             join(e("th", None, text=f"{label}: status") + e("th", None, text=f"{label}: category")
+             join(e("th", None, text=f"{label}: status")
+                  + (e("th", None, text=f"{label}: error category") if categories else "")
                   for label in runs.labels))
-    body = join(_index_row(n, item, facets) for n, item in enumerate(items))
+    body = join(_index_row(n, item, facets, bool(categories)) for n, item in enumerate(items))
     runs_list = e("ul", None, join(
         e("li", None, e("b", None, text=label), text=f" — {path} ({sum(1 for i in items if i.answers[n])} "
           f"graded items{f', {missing} not answered yet' if missing else ''})")
@@ -123,20 +129,21 @@ def index_page(runs: Runs) -> str:
     return page("Planetarium run viewer", body_html, len(runs.labels), script=True)
 
 
-def _index_row(index: int, item: Item, facets: list[str]) -> str:
+def _index_row(index: int, item: Item, facets: list[str], categories: bool) -> str:
     attrs: dict[str, object] = {f"data-{_slug(f)}": item.view.facets.get(f, "") for f in facets}
     attrs["data-search"] = " ".join([item.id, item.view.search]).lower()
     cells = [e("td", None, e("a", {"href": item_file(index, item)}, text=item.id)),
              *(e("td", None, text=item.view.facets.get(f, "")) for f in facets)]
     for n, answer in enumerate(item.answers):
         if answer is None:
-            cells += [e("td", {"class": "muted"}, text="—"), e("td", None)]
+            cells += [e("td", {"class": "muted"}, text="—")] + [e("td", None)] * categories
             continue
         attrs[f"data-status-{n}"] = answer.view.status
-        attrs[f"data-category-{n}"] = "|".join(answer.view.categories)
-        cells += [e("td", None, status_badge(answer)),
-                  e("td", None, join(e("span", {"class": "cat"}, text=c)
-                                     for c in answer.view.categories))]
+        cells.append(e("td", None, status_badge(answer)))
+        if categories:
+            attrs[f"data-error-category-{n}"] = "|".join(answer.view.categories)
+            cells.append(e("td", None, join(e("span", {"class": "cat"}, text=c)
+                                            for c in answer.view.categories)))
     statuses = {a.view.status for a in item.answers if a is not None}
     if all(item.answers):
         attrs["data-agreement"] = AGREEMENT[len(statuses) > 1]
