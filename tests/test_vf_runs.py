@@ -1,7 +1,7 @@
 """``python -m planetarium.integrations.vf_runs``: a vf-eval run whose rollouts failed (vf-eval
 still exits 0) ends in one line and exit status 1, naming the fix for the failures met in
 practice; a run whose rollouts ran says so.  The traces have the shape verifiers 0.4 writes
-(checked against a real run without uv on PATH)."""
+(the form a real run without uv on PATH wrote, before the taskset checked for uv)."""
 
 from __future__ import annotations
 

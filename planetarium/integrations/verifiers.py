@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import json
+import shutil
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -131,10 +132,17 @@ class PlanetariumTask(vf.Task[PlanetariumData, vf.State, PlanetariumTaskConfig])
         return value
 
 
+#: Why no rollout could run without uv: vf-eval's harness runs its chat program with it.
+UV_MISSING = ("uv is not on PATH: vf-eval runs the harness's chat program with it; pip install uv "
+              "(its first run fetches the program's packages, later runs use uv's cache)")
+
+
 class PlanetariumTaskset(vf.Taskset[PlanetariumTask, PlanetariumTasksetConfig]):
     """The Planetarium benchmark's rows (see the module docstring)."""
 
     def load(self) -> Iterator[PlanetariumTask]:
+        if shutil.which("uv") is None:  # else every rollout fails later and vf-eval exits 0
+            raise SystemExit(f"Error: {UV_MISSING}")
         try:
             bench = common.benchmark(self.config.benchmark)
             settings = common.benchmark_config(
