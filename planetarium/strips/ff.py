@@ -20,6 +20,7 @@ different members of each orbit), so only ``reached`` is reported.
 
 from __future__ import annotations
 
+import copy
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -110,6 +111,12 @@ class FFHeuristic:
                 stack.extend(p for p in self.pre[op] if level[p])
         helpful = [op for op in plan if state & self.pre_masks[op] == self.pre_masks[op]]
         return len(plan), helpful
+
+    def with_goal(self, goal: int) -> FFHeuristic:
+        """The same heuristic towards another goal (the operator tables are shared)."""
+        other = copy.copy(self)
+        other.goal = _bits(goal)
+        return other
 
 
 @dataclass(frozen=True)

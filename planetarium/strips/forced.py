@@ -1,0 +1,324 @@
+"""Facts true (or false) in every reachable goal state, without enumerating the state space.
+
+``fully_specify`` must add exactly the atoms that hold in every reachable goal state.  Any
+domain's problems get that here, each atom settled by a witness or a proof:
+
+1. **one goal state** ``s0`` by greedy search with FF from the initial state (an exhausted search
+   proves the goal unreachable: ``None``).  The atoms forced true lie in ``s0``: they are the
+   candidates;
+2. **witnesses**: every reachable goal state found drops the candidates it lacks.  A bounded
+   breadth-first walk inside the goal region around ``s0`` finds most of them (the robot's room,
+   an untouched block); then, per candidate ``p``, a greedy search from ``s0`` for the goal with
+   ``p`` false (``not p`` compiled into an atom of its own, so FF sees it);
+3. **proofs** for the rest: an at-least-one invariant (:mod:`.invariants`) whose other members
+   are mutex with the goal; then regression with h^2 pruning (:mod:`.regression`), which is
+   complete and usually tiny when the literals are unreachable.  Each atom proven true makes the
+   atoms mutex with it false in every goal state, so proofs are retried after each success.
+   What neither settles goes back to search and regression with growing budgets, until the
+   deadline in force (:func:`~planetarium.limits.check_deadline`) ends it with
+   :class:`~planetarium.errors.ResourceLimitError`: never a guess.
+
+The same machinery answers "does some reachable state satisfy these literals?"
+(:meth:`GoalStates.reaches`), which the closures of goals with negative literals need (atoms false
+in every goal state: ``F-``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from functools import cached_property
+
+from ..errors import ResourceLimitError
+from ..limits import MAX_TIMEOUT_S, Deadline, check_deadline, current
+from ..pddl.domain import Atom, DomainDef
+from ..pddl.problem import Problem
+from .ff import FFHeuristic, greedy_search
+from .invariants import forced_by_invariant
+from .regression import BitOp, RegressionBudgetExceeded, regress
+from .relaxed import h2_reachable_pairs
+from .search import GroundTask, relaxed_ground
+
+#: Goal states the walk inside the goal region visits at most, and how many in a row may add
+#: nothing before it stops (it only gathers witnesses; proofs never depend on it).
+EXPLORE_STATES = 4_000
+EXPLORE_PATIENCE = 200
+#: The first budgets of the witness search and of the regression per candidate; each later
+#: round multiplies both by :data:`GROWTH`.
+FIRST_SEARCH_STATES = 400
+FIRST_REGRESSION_STATES = 400
+GROWTH = 8
+
+
+class GoalStates:
+    """The reachable states of one problem, asked about exactly (module docstring).
+
+    Atoms are bits over the delete-relaxed reachable atoms (atoms outside them never hold);
+    for searches, bit ``n + i`` stands for "atom ``i`` is false", kept in step by every action.
+    """
+
+    def __init__(self, domain: DomainDef, problem: Problem) -> None:
+        instances, reached = relaxed_ground(domain, problem, _deadline())
+        self.atoms: tuple[Atom, ...] = tuple(sorted(reached))
+        self.index = {atom: i for i, atom in enumerate(self.atoms)}
+        n = self.n = len(self.atoms)
+        self.full = (1 << n) - 1
+        self.init = self.mask(problem.init)
+        self.ops: list[BitOp] = []
+        self.adders: dict[int, list[int]] = {}
+        self.deleters: dict[int, list[int]] = {}
+        self.changing = 0
+        steps = []
+        for number, (step, pre, add, delete) in enumerate(instances):
+            op = (self.mask(pre), self.mask(add), self.mask(delete))
+            self.ops.append(op)
+            steps.append(step)
+            self.changing |= op[1] | op[2]
+            for i in _indices(op[1]):
+                self.adders.setdefault(i, []).append(number)
+            for i in _indices(op[2] & ~op[1]):
+                self.deleters.setdefault(i, []).append(number)
+        self.instances = instances
+        negated = tuple(("not",) + atom for atom in self.atoms)
+        self.task = GroundTask(
+            atoms=self.atoms + negated, init=self.lift(self.init), goal=0, steps=tuple(steps),
+            pre=tuple(pre for pre, _, _ in self.ops),
+            add=tuple(add | ((delete & ~add) << n) for _, add, delete in self.ops),
+            delete=tuple(delete | (add << n) for _, add, delete in self.ops))
+        #: reachable states found so far (bit sets over ``atoms``)
+        self.known: list[int] = [self.init]
+        self.seen_atoms = self.init
+
+    # --- bits ---------------------------------------------------------------------------------
+
+    def mask(self, atoms: Iterable[Atom]) -> int:
+        """The bit set of ``atoms`` (atoms that are never reachable are left out)."""
+        index = self.index
+        return sum(1 << index[a] for a in set(atoms) if a in index)
+
+    def lift(self, state: int) -> int:
+        """A state with its "false" bits, as the searches see it."""
+        return state | ((~state & self.full) << self.n)
+
+    def unmask(self, bits: int) -> frozenset[Atom]:
+        return frozenset(self.atoms[i] for i in _indices(bits))
+
+    @cached_property
+    def ff(self) -> FFHeuristic:
+        return FFHeuristic(self.task)
+
+    @cached_property
+    def compatible(self) -> list[int]:
+        """Per atom, the atoms h^2 finds it may hold together with (0 when unreachable)."""
+        pairs = h2_reachable_pairs(self.instances, self.unmask(self.init), _deadline())
+        return [self.mask(pairs.get(atom, ())) if atom in pairs.get(atom, ()) else 0
+                for atom in self.atoms]
+
+    def mutex_with(self, atoms: int) -> int:
+        """The atoms that never hold together with all of ``atoms`` (some pair is h^2 mutex)."""
+        out = 0
+        for i in _indices(atoms):
+            out |= ~self.compatible[i] & self.full
+        return out
+
+    # --- witnesses ----------------------------------------------------------------------------
+
+    def _record(self, state: int) -> None:
+        self.known.append(state)
+        self.seen_atoms |= state
+
+    def _satisfies(self, state: int, positive: int, negative: int) -> bool:
+        return state & positive == positive and not state & negative
+
+    def _known(self, positive: int, negative: int) -> int | None:
+        for state in self.known:
+            if self._satisfies(state, positive, negative):
+                return state
+        return None
+
+    def search(self, start: int, positive: int, negative: int, max_states: int | None) -> int | None:
+        """A reachable state satisfying the literals, by greedy search from the reachable state
+        ``start``; ``None`` when the search was exhausted (a proof only when ``start`` is the
+        initial state); :class:`ResourceLimitError` past ``max_states`` or the deadline."""
+        goal = positive | (negative << self.n)
+        task = replace(self.task, init=self.lift(start), goal=goal)
+        deadline = _deadline()
+        outcome = greedy_search(task, deadline, max_states or 1 << 62, self.ff.with_goal(goal))
+        if not outcome.reached:
+            return None
+        state = start
+        by_step = self._by_step
+        for step in outcome.plan or ():
+            pre, add, delete = self.ops[by_step[step]]
+            state = (state & ~delete) | add
+        self._record(state)
+        return state
+
+    @cached_property
+    def _by_step(self) -> dict[tuple[str, ...], int]:
+        return {step: i for i, step in enumerate(self.task.steps)}
+
+    def explore(self, start: int, positive: int, negative: int) -> list[int]:
+        """Goal states reachable from the goal state ``start`` without leaving the goal region
+        (breadth-first, bounded: :data:`EXPLORE_STATES`, :data:`EXPLORE_PATIENCE`)."""
+        seen = {start}
+        frontier = [start]
+        meet = start
+        idle = 0
+        while frontier and len(seen) < EXPLORE_STATES and idle < EXPLORE_PATIENCE:
+            check_deadline("exploring the goal states")
+            following = []
+            for state in frontier:
+                for pre, add, delete in self.ops:
+                    if state & pre == pre:
+                        succ = (state & ~delete) | add
+                        if succ not in seen and self._satisfies(succ, positive, negative):
+                            seen.add(succ)
+                            following.append(succ)
+                            if meet & ~succ:
+                                meet &= succ
+                                idle = 0
+                            else:
+                                idle += 1
+            frontier = following
+        for state in seen:
+            self.seen_atoms |= state
+        return list(seen)
+
+    # --- exact questions ----------------------------------------------------------------------
+
+    def reaches(self, positive: int, negative: int) -> bool:
+        """Whether some reachable state holds every atom of ``positive`` and none of
+        ``negative`` (bit sets); exact, :class:`ResourceLimitError` past the deadline."""
+        if positive & negative:
+            return False
+        if self._known(positive, negative) is not None:
+            return True
+        if self.mutex_with(positive) & positive or positive & ~self.changing & ~self.init:
+            return False
+        return self._decide(positive, negative, self.init)
+
+    def _decide(self, positive: int, negative: int, start: int) -> bool:
+        """Search (from the reachable ``start``) and regression, with growing budgets."""
+        search_cap, regression_cap = FIRST_SEARCH_STATES, FIRST_REGRESSION_STATES
+        while True:
+            check_deadline("deciding reachability")
+            try:
+                if self.search(start, positive, negative, search_cap) is not None:
+                    return True
+                if start == self.init:
+                    return False
+            except ResourceLimitError:
+                _reraise_if_late()
+            try:
+                return regress(self.ops, self.deleters, self.adders, self.init, positive,
+                               negative, self.compatible, regression_cap)
+            except RegressionBudgetExceeded:
+                pass
+            search_cap *= GROWTH
+            regression_cap *= GROWTH
+            if start != self.init and search_cap > FIRST_SEARCH_STATES * GROWTH:
+                start = self.init  # from now on an exhausted search is a proof too
+
+    def forced(self, positive: int, negative: int) -> int | None:
+        """The atoms true in every reachable state that holds ``positive`` and none of
+        ``negative``, or ``None`` when no reachable state does (module docstring)."""
+        if positive & ~self.full:
+            return None
+        start = self._known(positive, negative)
+        if start is None:
+            start = self.search(self.init, positive, negative, None)
+            if start is None:
+                return None
+        meet = start
+        for state in self.explore(start, positive, negative):
+            meet &= state
+        proven = meet & (positive | ~self.changing)
+        open_ = meet & ~proven
+        budget = (FIRST_SEARCH_STATES, FIRST_REGRESSION_STATES)
+        while open_:
+            progress = self._by_invariants(open_, positive | proven, negative)
+            proven |= progress
+            open_ &= ~progress
+            for atom in _indices(open_):
+                bit = 1 << atom
+                if not open_ & bit:
+                    continue  # a witness found for another atom dropped it
+                settled, witness = self._settle(bit, positive, negative, start, budget)
+                if settled is None:
+                    continue
+                progress |= bit
+                if settled:
+                    proven |= bit
+                open_ &= ~bit & witness
+            if not progress and open_:
+                budget = (budget[0] * GROWTH, budget[1] * GROWTH)
+                if budget[0] > FIRST_SEARCH_STATES * GROWTH:
+                    start = self.init
+        return proven
+
+    def _by_invariants(self, open_: int, true_in_goals: int, negative: int) -> int:
+        """The open atoms an at-least-one invariant proves true in every goal state."""
+        false_in_goals = (negative | self.mutex_with(true_in_goals)) & self.full
+        out = 0
+        for atom in _indices(open_):
+            if forced_by_invariant(atom, self.ops, self.deleters, self.init, false_in_goals,
+                                   self.compatible):
+                out |= 1 << atom
+        return out
+
+    def _settle(self, bit: int, positive: int, negative: int, start: int,
+                budget: tuple[int, int]) -> tuple[bool | None, int]:
+        """Whether ``bit`` is true in every goal state (``None``: undecided within ``budget``),
+        and the atoms every goal state found meanwhile holds (all when none was found)."""
+        negative = negative | bit
+        everything = self.full
+        known = self._known(positive, negative)
+        if known is not None:
+            return False, known
+        try:
+            found = self.search(start, positive, negative, budget[0])
+            if found is not None:
+                return False, found
+            if start == self.init:
+                return True, everything
+        except ResourceLimitError:
+            _reraise_if_late()
+        try:
+            reachable = regress(self.ops, self.deleters, self.adders, self.init, positive,
+                                negative, self.compatible, budget[1])
+        except RegressionBudgetExceeded:
+            return None, everything
+        return not reachable, everything
+
+
+def _indices(bits: int) -> list[int]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def _deadline() -> Deadline:
+    """The deadline in force, or one that never ends in practice (callers without a limit)."""
+    return current() or Deadline.start(MAX_TIMEOUT_S)
+
+
+def _reraise_if_late() -> None:
+    """A search that ran out of states is retried with more; one that ran out of time is over."""
+    check_deadline("fully specifying the goal")
+
+
+def fully_specified(domain: DomainDef, problem: Problem) -> frozenset[Atom] | None:
+    """The facts true in every goal state reachable from ``problem``'s initial state (static
+    facts and the goal included), or ``None`` when none is reachable; the goal is a
+    conjunction of literals (``goal`` true, ``negative_goal`` false)."""
+    if problem.goal_formula is not None:
+        raise ValueError("fully_specified needs a conjunction of literals")
+    states = GoalStates(domain, problem)
+    if not problem.goal <= set(states.index):
+        return None
+    forced = states.forced(states.mask(problem.goal), states.mask(problem.negative_goal))
+    return None if forced is None else states.unmask(forced)
