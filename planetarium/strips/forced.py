@@ -237,35 +237,42 @@ class GoalStates:
         open_ = meet & ~proven
         budget = (FIRST_SEARCH_STATES, FIRST_REGRESSION_STATES)
         while open_:
-            progress = self._by_invariants(open_, positive | proven, negative)
-            proven |= progress
-            open_ &= ~progress
+            open_, proven = self._invariant_fixpoint(open_, proven, positive, negative)
+            undecided = 0
             for atom in _indices(open_):
                 bit = 1 << atom
                 if not open_ & bit:
                     continue  # a witness found for another atom dropped it
                 settled, witness = self._settle(bit, positive, negative, start, budget)
                 if settled is None:
+                    undecided |= bit
                     continue
-                progress |= bit
+                open_ &= ~bit & witness
                 if settled:
                     proven |= bit
-                open_ &= ~bit & witness
-            if not progress and open_:
+                    break  # atoms mutex with it are now false in goal states: invariants first
+            if open_ and undecided == open_:
                 budget = (budget[0] * GROWTH, budget[1] * GROWTH)
                 if budget[0] > FIRST_SEARCH_STATES * GROWTH:
                     start = self.init
         return proven
 
-    def _by_invariants(self, open_: int, true_in_goals: int, negative: int) -> int:
-        """The open atoms an at-least-one invariant proves true in every goal state."""
-        false_in_goals = (negative | self.mutex_with(true_in_goals)) & self.full
-        out = 0
-        for atom in _indices(open_):
-            if forced_by_invariant(atom, self.ops, self.deleters, self.init, false_in_goals,
-                                   self.compatible):
-                out |= 1 << atom
-        return out
+    def _invariant_fixpoint(self, open_: int, proven: int, positive: int,
+                            negative: int) -> tuple[int, int]:
+        """Open atoms an at-least-one invariant proves true in every goal state move to
+        ``proven``; each proof makes more atoms false in goal states, so it repeats until none
+        is found.  Returns the new ``(open_, proven)``."""
+        progress = True
+        while progress and open_:
+            progress = False
+            false_in_goals = (negative | self.mutex_with(positive | proven)) & self.full
+            for atom in _indices(open_):
+                if forced_by_invariant(atom, self.ops, self.deleters, self.init, false_in_goals,
+                                       self.compatible):
+                    open_ &= ~(1 << atom)
+                    proven |= 1 << atom
+                    progress = True
+        return open_, proven
 
     def _settle(self, bit: int, positive: int, negative: int, start: int,
                 budget: tuple[int, int]) -> tuple[bool | None, int]:
