@@ -141,9 +141,15 @@ class GoalStates:
         ``start``; ``None`` when the search was exhausted (a proof only when ``start`` is the
         initial state); :class:`ResourceLimitError` past ``max_states`` or the deadline."""
         goal = positive | (negative << self.n)
+        banned = self._adding(negative & self.monotone)
         task = replace(self.task, init=self.lift(start), goal=goal)
+        if banned:  # an atom nothing deletes must never be added: its adders are left out
+            never = 1 << (2 * self.n)
+            task = replace(task, pre=tuple(pre | never if i in banned else pre
+                                           for i, pre in enumerate(task.pre)))
         deadline = _deadline()
-        outcome = greedy_search(task, deadline, max_states or 1 << 62, self.ff.with_goal(goal))
+        outcome = greedy_search(task, deadline, max_states or 1 << 62,
+                                self.ff.with_goal(goal, banned))
         if not outcome.reached:
             return None
         state = start
@@ -153,6 +159,22 @@ class GoalStates:
             state = (state & ~delete) | add
         self._record(state)
         return state
+
+    @cached_property
+    def monotone(self) -> int:
+        """Atoms no action deletes: once true, true for ever."""
+        out = 0
+        for i in range(self.n):
+            if i not in self.deleters:
+                out |= 1 << i
+        return out
+
+    def _adding(self, atoms: int) -> set[int]:
+        """The ops that add some atom of ``atoms``."""
+        found: set[int] = set()
+        for i in _indices(atoms):
+            found.update(self.adders.get(i, ()))
+        return found
 
     @cached_property
     def _by_step(self) -> dict[tuple[str, ...], int]:
@@ -283,14 +305,18 @@ class GoalStates:
         known = self._known(positive, negative)
         if known is not None:
             return False, known
-        try:
-            found = self.search(start, positive, negative, budget[0])
+        if start & negative & self.monotone:
+            start = self.init  # ``bit`` can never be undone from there
+        for origin in dict.fromkeys((start, self.init)):
+            try:
+                found = self.search(origin, positive, negative, budget[0])
+            except ResourceLimitError:
+                _reraise_if_late()
+                continue
             if found is not None:
                 return False, found
-            if start == self.init:
+            if origin == self.init:
                 return True, everything
-        except ResourceLimitError:
-            _reraise_if_late()
         try:
             reachable = regress(self.ops, self.deleters, self.adders, self.init, positive,
                                 negative, self.compatible, budget[1])
