@@ -29,11 +29,12 @@ from collections.abc import Iterable
 from dataclasses import replace
 from functools import cached_property
 
-from ..errors import ResourceLimitError
+from ..errors import MissingExtraError, ResourceLimitError, require
 from ..limits import MAX_TIMEOUT_S, Deadline, check_deadline, current
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from .ff import FFHeuristic, greedy_search
+from .generic import generic_solve
 from .invariants import forced_by_invariant
 from .regression import BitOp, RegressionBudgetExceeded, regress
 from .relaxed import h2_reachable_pairs
@@ -58,6 +59,7 @@ class GoalStates:
     """
 
     def __init__(self, domain: DomainDef, problem: Problem) -> None:
+        self.domain, self.problem = domain, problem
         instances, reached = relaxed_ground(domain, problem, _deadline())
         self.atoms: tuple[Atom, ...] = tuple(sorted(reached))
         self.index = {atom: i for i, atom in enumerate(self.atoms)}
@@ -180,6 +182,33 @@ class GoalStates:
     def _by_step(self) -> dict[tuple[str, ...], int]:
         return {step: i for i, step in enumerate(self.task.steps)}
 
+    def _first_goal_state(self, positive: int, negative: int) -> int | None:
+        """A reachable goal state, ``None`` when none exists: Mimir's search (much faster, the
+        ``[planners]`` extra) where installed and the goal is positive, ours otherwise."""
+        plan = None
+        if not negative:
+            try:
+                require("pymimir", "planners")
+                plan = generic_solve(self.domain, replace(self.problem, goal=self.unmask(positive),
+                                                          negative_goal=frozenset()), _deadline())
+            except MissingExtraError:
+                pass
+            else:
+                if plan is None:
+                    return None
+        if plan is not None and all(tuple(step) in self._by_step for step in plan):
+            state = self.init
+            for step in plan:
+                pre, add, delete = self.ops[self._by_step[tuple(step)]]
+                if state & pre != pre:
+                    break
+                state = (state & ~delete) | add
+            else:
+                if state & positive == positive:
+                    self._record(state)
+                    return state
+        return self.search(self.init, positive, negative, None)
+
     def explore(self, start: int, positive: int, negative: int) -> list[int]:
         """Goal states reachable from the goal state ``start`` without leaving the goal region
         (breadth-first, bounded: :data:`EXPLORE_STATES`, :data:`EXPLORE_PATIENCE`)."""
@@ -249,7 +278,7 @@ class GoalStates:
             return None
         start = self._known(positive, negative)
         if start is None:
-            start = self.search(self.init, positive, negative, None)
+            start = self._first_goal_state(positive, negative)
             if start is None:
                 return None
         meet = start
