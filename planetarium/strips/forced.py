@@ -37,7 +37,7 @@ from .ff import FFHeuristic, greedy_search
 from .generic import generic_solve
 from .invariants import forced_by_invariant
 from .regression import BitOp, RegressionBudgetExceeded, regress
-from .relaxed import h2_reachable_pairs
+from .mutex import h2_masks
 from .search import GroundTask, relaxed_ground
 
 #: Goal states the walk inside the goal region visits at most, and how many in a row may add
@@ -112,9 +112,7 @@ class GoalStates:
     @cached_property
     def compatible(self) -> list[int]:
         """Per atom, the atoms h^2 finds it may hold together with (0 when unreachable)."""
-        pairs = h2_reachable_pairs(self.instances, self.unmask(self.init), _deadline())
-        return [self.mask(pairs.get(atom, ())) if atom in pairs.get(atom, ()) else 0
-                for atom in self.atoms]
+        return h2_masks(self.ops, self.init, self.changing, self.n)
 
     def mutex_with(self, atoms: int) -> int:
         """The atoms that never hold together with all of ``atoms`` (some pair is h^2 mutex)."""
