@@ -90,6 +90,8 @@ class GoalStates:
         #: reachable states found so far (bit sets over ``atoms``)
         self.known: list[int] = [self.init]
         self.seen_atoms = self.init
+        #: atoms of the goal states :meth:`forced` found (each is true in some goal state)
+        self.goal_union = 0
 
     # --- bits ---------------------------------------------------------------------------------
 
@@ -282,6 +284,7 @@ class GoalStates:
         meet = start
         for state in self.explore(start, positive, negative):
             meet &= state
+            self.goal_union |= state
         proven = meet & (positive | ~self.changing)
         open_ = meet & ~proven
         budget = (FIRST_SEARCH_STATES, FIRST_REGRESSION_STATES)
@@ -297,6 +300,8 @@ class GoalStates:
                     undecided |= bit
                     continue
                 open_ &= ~bit & witness
+                if witness != self.full:
+                    self.goal_union |= witness
                 if settled:
                     proven |= bit
                     break  # atoms mutex with it are now false in goal states: invariants first
@@ -382,3 +387,27 @@ def fully_specified(domain: DomainDef, problem: Problem) -> frozenset[Atom] | No
         return None
     forced = states.forced(states.mask(problem.goal), states.mask(problem.negative_goal))
     return None if forced is None else states.unmask(forced)
+
+
+def literal_closure(domain: DomainDef, problem: Problem
+                    ) -> tuple[frozenset[Atom], frozenset[Atom], bool] | None:
+    """The closure of a goal of literals: ``(F+, F- & U, positive_only)`` as
+    :class:`~planetarium.equivalence.closure.Closure` defines them (``F-``: atoms false in every
+    reachable goal state, ``U``: atoms true in some reachable state; ``positive_only``: no
+    reachable state holds ``F+`` and a negative goal literal), or ``None`` when no reachable
+    state satisfies the goal.  Every atom is settled by :meth:`GoalStates.reaches`."""
+    states = GoalStates(domain, problem)
+    if not problem.goal <= set(states.index):
+        return None
+    positive, negative = states.mask(problem.goal), states.mask(problem.negative_goal)
+    forced = states.forced(positive, negative)
+    if forced is None:
+        return None
+    false_in_goals = 0
+    for atom in _indices(states.changing & states.full & ~states.goal_union & ~forced):
+        bit = 1 << atom
+        if states.reaches(bit, 0) and not states.reaches(positive | bit, negative):
+            false_in_goals |= bit
+    positive_only = not any(states.reaches(forced | (1 << atom), 0)
+                            for atom in _indices(negative))
+    return states.unmask(forced), states.unmask(false_in_goals), positive_only
