@@ -278,6 +278,8 @@ class GoalStates:
             return None
         start = self._known(positive, negative)
         if start is None:
+            if self.mutex_with(positive) & positive or positive & negative:
+                return None  # two goal atoms never hold together (h^2)
             start = self._first_goal_state(positive, negative)
             if start is None:
                 return None
