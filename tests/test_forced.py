@@ -126,7 +126,7 @@ def test_blocks_world_tower_under_another_name():
     domain = renamed("blocksworld")
     blocks = [f"b{i}" for i in range(1, 10)]
     init = " ".join(f"(on-table {b}) (clear {b})" for b in blocks) + " (arm-empty)"
-    tower = " ".join(f"(on {a} {b})" for a, b in zip(blocks, blocks[1:]))
+    tower = " ".join(f"(on {a} {b})" for a, b in zip(blocks, blocks[1:], strict=False))
 
     def problem(goal: str):
         return read_problem(f"(define (problem t) (:domain other-blocksworld) (:objects"

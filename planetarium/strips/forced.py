@@ -36,8 +36,8 @@ from ..pddl.problem import Problem
 from .ff import FFHeuristic, greedy_search
 from .generic import generic_solve
 from .invariants import forced_by_invariant
-from .regression import BitOp, RegressionBudgetExceeded, regress
 from .mutex import h2_masks
+from .regression import BitOp, RegressionBudgetExceeded, regress
 from .search import GroundTask, relaxed_ground
 
 #: Goal states the walk inside the goal region visits at most, and how many in a row may add
