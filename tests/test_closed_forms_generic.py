@@ -13,6 +13,7 @@ import random
 import pytest
 
 from planetarium.domains import get_domain
+from planetarium.domains.base import Domain
 from planetarium.limits import Deadline
 from planetarium.testing.conformance import check_against_generic
 from planetarium.testing.generators import dataset_problem
@@ -31,3 +32,22 @@ def test_generic_path_agrees_with_the_closed_form(name):
         report = check_against_generic(builtin, problems)
     assert report.mismatches == [] and report.skipped == 0
     assert report.closed_form == report.checked == len(problems)
+
+
+def test_the_kit_catches_a_plugin_fully_specify_that_drops_a_fact():
+    """Past the brute force's reach (a 9-block tower), a plug-in's own ``fully_specify`` that
+    forgets ``arm-empty`` is caught by the comparison with the generic method."""
+
+    class Forgetful(Domain):
+        def fully_specify(self, problem):
+            facts = Domain.fully_specify(self, problem)
+            return None if facts is None else facts - {("arm-empty",)}
+
+    builtin = get_domain("blocksworld")
+    forgetful = Forgetful("forgetful", builtin.pddl.replace("(domain blocksworld)",
+                                                            "(domain forgetful)"))
+    problem = dataset_problem("blocksworld", random.Random(1), 9)
+    with Deadline.start(60).applied():
+        report = check_against_generic(forgetful, [problem])
+    assert report.checked == 1 and len(report.mismatches) == 1
+    assert report.mismatches[0].missing == {("arm-empty",)}

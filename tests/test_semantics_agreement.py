@@ -181,8 +181,9 @@ KIT_BOUNDS = {"blocksworld": (3, 5), "gripper": (2, 5), "floor-tile": (2, 4)}
 def test_conformance_kit_covers_the_new_semantics(domain_name):
     """The kit a plug-in author runs, with negative goal literals, against enumeration
     (closures and verdicts in every mode) on random problems from the domain file alone.  Those
-    are rarely well-formed, so their closures are mostly the generic method's, so the closures are
-    also checked on dataset-shaped problems, where the closed form decides.  (Verdicts on dataset-shaped problems: the tests above.)"""
+    are rarely well-formed, so their closures are mostly the generic method's; the closures are
+    also checked on dataset-shaped problems, where the closed form decides.  (Verdicts on
+    dataset-shaped problems: the tests above.)"""
     from planetarium.testing.conformance import (
         check_equivalence,
         check_literal_closure,

@@ -80,7 +80,6 @@ class GoalStates:
                 self.adders.setdefault(i, []).append(number)
             for i in _indices(op[2] & ~op[1]):
                 self.deleters.setdefault(i, []).append(number)
-        self.instances = instances
         negated = tuple(("not",) + atom for atom in self.atoms)
         self.task = GroundTask(
             atoms=self.atoms + negated, init=self.lift(self.init), goal=0, steps=tuple(steps),
@@ -89,7 +88,6 @@ class GoalStates:
             delete=tuple(delete | (add << n) for _, add, delete in self.ops))
         #: reachable states found so far (bit sets over ``atoms``)
         self.known: list[int] = [self.init]
-        self.seen_atoms = self.init
         #: atoms of the goal states :meth:`forced` found (each is true in some goal state)
         self.goal_union = 0
 
@@ -127,7 +125,6 @@ class GoalStates:
 
     def _record(self, state: int) -> None:
         self.known.append(state)
-        self.seen_atoms |= state
 
     def _satisfies(self, state: int, positive: int, negative: int) -> bool:
         return state & positive == positive and not state & negative
@@ -232,8 +229,6 @@ class GoalStates:
                             else:
                                 idle += 1
             frontier = following
-        for state in seen:
-            self.seen_atoms |= state
         return list(seen)
 
     # --- exact questions ----------------------------------------------------------------------
@@ -247,18 +242,15 @@ class GoalStates:
             return True
         if self.mutex_with(positive) & positive or positive & ~self.changing & ~self.init:
             return False
-        return self._decide(positive, negative, self.init)
+        return self._decide(positive, negative)
 
-    def _decide(self, positive: int, negative: int, start: int) -> bool:
-        """Search (from the reachable ``start``) and regression, with growing budgets."""
+    def _decide(self, positive: int, negative: int) -> bool:
+        """Search from the initial state and regression, with growing budgets."""
         search_cap, regression_cap = FIRST_SEARCH_STATES, FIRST_REGRESSION_STATES
         while True:
             check_deadline("deciding reachability")
             try:
-                if self.search(start, positive, negative, search_cap) is not None:
-                    return True
-                if start == self.init:
-                    return False
+                return self.search(self.init, positive, negative, search_cap) is not None
             except ResourceLimitError:
                 _reraise_if_late()
             try:
@@ -268,8 +260,6 @@ class GoalStates:
                 pass
             search_cap *= GROWTH
             regression_cap *= GROWTH
-            if start != self.init and search_cap > FIRST_SEARCH_STATES * GROWTH:
-                start = self.init  # from now on an exhausted search is a proof too
 
     def forced(self, positive: int, negative: int) -> int | None:
         """The atoms true in every reachable state that holds ``positive`` and none of
