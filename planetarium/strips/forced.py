@@ -42,7 +42,7 @@ from .search import GroundTask, relaxed_ground
 
 #: Goal states the walk inside the goal region visits at most, and how many in a row may add
 #: nothing before it stops (it only gathers witnesses; proofs never depend on it).
-EXPLORE_STATES = 4_000
+EXPLORE_STATES = 2_000
 EXPLORE_PATIENCE = 200
 #: The first budgets of the witness search and of the regression per candidate; each later
 #: round multiplies both by :data:`GROWTH`.
@@ -214,9 +214,9 @@ class GoalStates:
         meet = start
         idle = 0
         while frontier and len(seen) < EXPLORE_STATES and idle < EXPLORE_PATIENCE:
-            check_deadline("exploring the goal states")
             following = []
             for state in frontier:
+                check_deadline("exploring the goal states")
                 for pre, add, delete in self.ops:
                     if state & pre == pre:
                         succ = (state & ~delete) | add
