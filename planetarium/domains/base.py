@@ -3,7 +3,8 @@
 A domain is one object: a name, its PDDL text, ``fully_specify`` and, optionally, a planner and
 dataset tasks.  Built-in domains subclass :class:`Domain` and override ``fully_specify`` and
 ``solve`` with exact polynomial algorithms; a third-party domain may override nothing and still
-grade small problems through the bounded brute force inherited here.
+get exact fully specified goals at IPC sizes from the generic method inherited here
+(:mod:`planetarium.strips.forced`: witnesses and proofs, no state enumeration).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from ..limits import Deadline, required
 from ..pddl.domain import Atom, DomainDef, parse_domain
 from ..pddl.problem import Problem
 
-#: The brute force inherited by plug-ins that define no ``fully_specify`` gives up past this.
+#: The brute force (goals with ``or`` / ``exists`` / ..., and the built-in closed forms'
+#: fallbacks) gives up past this.
 DEFAULT_MAX_STATES = 200_000
 
 Plan = list[tuple[str, ...]]  # ground actions as ``(name, arg1, ...)``
@@ -55,12 +57,19 @@ class Domain:
         """Every fact true in all goal states reachable from the initial state.
 
         Returns ``None`` when no goal state is reachable.  The result includes static facts and
-        the goal itself.  This generic version enumerates the state space and raises
-        :class:`~planetarium.errors.ResourceLimitError` past :data:`DEFAULT_MAX_STATES`.
+        the goal itself.  This generic version settles every atom by a witness goal state or a
+        proof (:func:`~planetarium.strips.forced.fully_specified`) and raises
+        :class:`~planetarium.errors.ResourceLimitError` past the deadline in force; a goal
+        with ``or`` / ``imply`` / ``exists`` / ``forall`` is enumerated, up to
+        :data:`DEFAULT_MAX_STATES` states.
         """
-        from ..strips.exact import reachable_goal_intersection
+        if problem.goal_formula is not None:
+            from ..strips.exact import reachable_goal_intersection
 
-        return reachable_goal_intersection(self.definition, problem, DEFAULT_MAX_STATES)
+            return reachable_goal_intersection(self.definition, problem, DEFAULT_MAX_STATES)
+        from ..strips.forced import fully_specified
+
+        return fully_specified(self.definition, problem)
 
     def closed_form_covers(self, problem: Problem) -> bool:
         """Whether :meth:`fully_specify` decides ``problem``'s initial state without enumerating

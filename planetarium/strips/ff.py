@@ -20,8 +20,9 @@ different members of each orbit), so only ``reached`` is reported.
 
 from __future__ import annotations
 
+import copy
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from itertools import count
 
@@ -110,6 +111,18 @@ class FFHeuristic:
                 stack.extend(p for p in self.pre[op] if level[p])
         helpful = [op for op in plan if state & self.pre_masks[op] == self.pre_masks[op]]
         return len(plan), helpful
+
+    def with_goal(self, goal: int, banned: Collection[int] = ()) -> FFHeuristic:
+        """The same heuristic towards another goal, without the operators ``banned`` (the
+        operator tables are shared)."""
+        other = copy.copy(self)
+        other.goal = _bits(goal)
+        if banned:
+            other.pre_len = list(self.pre_len)
+            for op in banned:
+                other.pre_len[op] = len(self.by_pre) + 1  # never all reached: never applies
+            other.free = [op for op in self.free if op not in set(banned)]
+        return other
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,405 @@
+"""Facts true (or false) in every reachable goal state, without enumerating the state space.
+
+``fully_specify`` must add exactly the atoms that hold in every reachable goal state.  Any
+domain's problems get that here, each atom settled by a witness or a proof:
+
+1. **one goal state** ``s0`` by greedy search with FF from the initial state (an exhausted search
+   proves the goal unreachable: ``None``).  The atoms forced true lie in ``s0``: they are the
+   candidates;
+2. **witnesses**: every reachable goal state found drops the candidates it lacks.  A bounded
+   breadth-first walk inside the goal region around ``s0`` finds most of them (the robot's room,
+   an untouched block); then, per candidate ``p``, a greedy search from ``s0`` for the goal with
+   ``p`` false (``not p`` compiled into an atom of its own, so FF sees it);
+3. **proofs** for the rest: an at-least-one invariant (:mod:`.invariants`) whose other members
+   are mutex with the goal; then regression with h^2 pruning (:mod:`.regression`), which is
+   complete and usually tiny when the literals are unreachable.  Each atom proven true makes the
+   atoms mutex with it false in every goal state, so proofs are retried after each success.
+   What neither settles goes back to search and regression with growing budgets, until the
+   deadline in force (:func:`~planetarium.limits.check_deadline`) ends it with
+   :class:`~planetarium.errors.ResourceLimitError`: never a guess.
+
+The same machinery answers "does some reachable state satisfy these literals?"
+(:meth:`GoalStates.reaches`), which the closures of goals with negative literals need (atoms false
+in every goal state: ``F-``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from functools import cached_property
+
+from ..errors import MissingExtraError, ResourceLimitError, require
+from ..limits import MAX_TIMEOUT_S, Deadline, check_deadline, current
+from ..pddl.domain import Atom, DomainDef
+from ..pddl.problem import Problem
+from .ff import FFHeuristic, greedy_search
+from .generic import generic_solve
+from .invariants import forced_by_invariant
+from .mutex import h2_masks
+from .regression import BitOp, RegressionBudgetExceeded, regress
+from .search import GroundTask, relaxed_ground
+
+#: Goal states the walk inside the goal region visits at most, and how many in a row may add
+#: nothing before it stops (it only gathers witnesses; proofs never depend on it).
+EXPLORE_STATES = 2_000
+EXPLORE_PATIENCE = 200
+#: The first budgets of the witness search and of the regression per candidate; each later
+#: round multiplies both by :data:`GROWTH`.
+FIRST_SEARCH_STATES = 400
+FIRST_REGRESSION_STATES = 400
+GROWTH = 8
+
+
+class GoalStates:
+    """The reachable states of one problem, asked about exactly (module docstring).
+
+    Atoms are bits over the delete-relaxed reachable atoms (atoms outside them never hold);
+    for searches, bit ``n + i`` stands for "atom ``i`` is false", kept in step by every action.
+    """
+
+    def __init__(self, domain: DomainDef, problem: Problem) -> None:
+        self.domain, self.problem = domain, problem
+        instances, reached = relaxed_ground(domain, problem, _deadline())
+        self.atoms: tuple[Atom, ...] = tuple(sorted(reached))
+        self.index = {atom: i for i, atom in enumerate(self.atoms)}
+        n = self.n = len(self.atoms)
+        self.full = (1 << n) - 1
+        self.init = self.mask(problem.init)
+        self.ops: list[BitOp] = []
+        self.adders: dict[int, list[int]] = {}
+        self.deleters: dict[int, list[int]] = {}
+        self.changing = 0
+        steps = []
+        for number, (step, pre, add, delete) in enumerate(instances):
+            op = (self.mask(pre), self.mask(add), self.mask(delete))
+            self.ops.append(op)
+            steps.append(step)
+            self.changing |= op[1] | op[2]
+            for i in _indices(op[1]):
+                self.adders.setdefault(i, []).append(number)
+            for i in _indices(op[2] & ~op[1]):
+                self.deleters.setdefault(i, []).append(number)
+        negated = tuple(("not",) + atom for atom in self.atoms)
+        self.task = GroundTask(
+            atoms=self.atoms + negated, init=self.lift(self.init), goal=0, steps=tuple(steps),
+            pre=tuple(pre for pre, _, _ in self.ops),
+            add=tuple(add | ((delete & ~add) << n) for _, add, delete in self.ops),
+            delete=tuple(delete | (add << n) for _, add, delete in self.ops))
+        #: reachable states found so far (bit sets over ``atoms``)
+        self.known: list[int] = [self.init]
+        #: atoms of the goal states :meth:`forced` found (each is true in some goal state)
+        self.goal_union = 0
+
+    # --- bits ---------------------------------------------------------------------------------
+
+    def mask(self, atoms: Iterable[Atom]) -> int:
+        """The bit set of ``atoms`` (atoms that are never reachable are left out)."""
+        index = self.index
+        return sum(1 << index[a] for a in set(atoms) if a in index)
+
+    def lift(self, state: int) -> int:
+        """A state with its "false" bits, as the searches see it."""
+        return state | ((~state & self.full) << self.n)
+
+    def unmask(self, bits: int) -> frozenset[Atom]:
+        return frozenset(self.atoms[i] for i in _indices(bits))
+
+    @cached_property
+    def ff(self) -> FFHeuristic:
+        return FFHeuristic(self.task)
+
+    @cached_property
+    def compatible(self) -> list[int]:
+        """Per atom, the atoms h^2 finds it may hold together with (0 when unreachable)."""
+        return h2_masks(self.ops, self.init, self.changing, self.n)
+
+    def mutex_with(self, atoms: int) -> int:
+        """The atoms that never hold together with all of ``atoms`` (some pair is h^2 mutex)."""
+        out = 0
+        for i in _indices(atoms):
+            out |= ~self.compatible[i] & self.full
+        return out
+
+    # --- witnesses ----------------------------------------------------------------------------
+
+    def _record(self, state: int) -> None:
+        self.known.append(state)
+
+    def _satisfies(self, state: int, positive: int, negative: int) -> bool:
+        return state & positive == positive and not state & negative
+
+    def _known(self, positive: int, negative: int) -> int | None:
+        for state in self.known:
+            if self._satisfies(state, positive, negative):
+                return state
+        return None
+
+    def search(self, start: int, positive: int, negative: int, max_states: int | None) -> int | None:
+        """A reachable state satisfying the literals, by greedy search from the reachable state
+        ``start``; ``None`` when the search was exhausted (a proof only when ``start`` is the
+        initial state); :class:`ResourceLimitError` past ``max_states`` or the deadline."""
+        goal = positive | (negative << self.n)
+        banned = self._adding(negative & self.monotone)
+        task = replace(self.task, init=self.lift(start), goal=goal)
+        if banned:  # an atom nothing deletes must never be added: its adders are left out
+            never = 1 << (2 * self.n)
+            task = replace(task, pre=tuple(pre | never if i in banned else pre
+                                           for i, pre in enumerate(task.pre)))
+        deadline = _deadline()
+        outcome = greedy_search(task, deadline, max_states or 1 << 62,
+                                self.ff.with_goal(goal, banned))
+        if not outcome.reached:
+            return None
+        state = start
+        by_step = self._by_step
+        for step in outcome.plan or ():
+            pre, add, delete = self.ops[by_step[step]]
+            state = (state & ~delete) | add
+        self._record(state)
+        return state
+
+    @cached_property
+    def monotone(self) -> int:
+        """Atoms no action deletes: once true, true for ever."""
+        out = 0
+        for i in range(self.n):
+            if i not in self.deleters:
+                out |= 1 << i
+        return out
+
+    def _adding(self, atoms: int) -> set[int]:
+        """The ops that add some atom of ``atoms``."""
+        found: set[int] = set()
+        for i in _indices(atoms):
+            found.update(self.adders.get(i, ()))
+        return found
+
+    @cached_property
+    def _by_step(self) -> dict[tuple[str, ...], int]:
+        return {step: i for i, step in enumerate(self.task.steps)}
+
+    def _first_goal_state(self, positive: int, negative: int) -> int | None:
+        """A reachable goal state, ``None`` when none exists: Mimir's search (much faster, the
+        ``[planners]`` extra) where installed and the goal is positive, ours otherwise."""
+        plan = None
+        if not negative:
+            try:
+                require("pymimir", "planners")
+                plan = generic_solve(self.domain, replace(self.problem, goal=self.unmask(positive),
+                                                          negative_goal=frozenset()), _deadline())
+            except MissingExtraError:
+                pass
+            else:
+                if plan is None:
+                    return None
+        if plan is not None and all(tuple(step) in self._by_step for step in plan):
+            state = self.init
+            for step in plan:
+                pre, add, delete = self.ops[self._by_step[tuple(step)]]
+                if state & pre != pre:
+                    break
+                state = (state & ~delete) | add
+            else:
+                if state & positive == positive:
+                    self._record(state)
+                    return state
+        return self.search(self.init, positive, negative, None)
+
+    def explore(self, start: int, positive: int, negative: int) -> list[int]:
+        """Goal states reachable from the goal state ``start`` without leaving the goal region
+        (breadth-first, bounded: :data:`EXPLORE_STATES`, :data:`EXPLORE_PATIENCE`)."""
+        seen = {start}
+        frontier = [start]
+        meet = start
+        idle = 0
+        while frontier and len(seen) < EXPLORE_STATES and idle < EXPLORE_PATIENCE:
+            following = []
+            for state in frontier:
+                check_deadline("exploring the goal states")
+                for pre, add, delete in self.ops:
+                    if state & pre == pre:
+                        succ = (state & ~delete) | add
+                        if succ not in seen and self._satisfies(succ, positive, negative):
+                            seen.add(succ)
+                            following.append(succ)
+                            if meet & ~succ:
+                                meet &= succ
+                                idle = 0
+                            else:
+                                idle += 1
+            frontier = following
+        return list(seen)
+
+    # --- exact questions ----------------------------------------------------------------------
+
+    def reaches(self, positive: int, negative: int) -> bool:
+        """Whether some reachable state holds every atom of ``positive`` and none of
+        ``negative`` (bit sets); exact, :class:`ResourceLimitError` past the deadline."""
+        if positive & negative:
+            return False
+        if self._known(positive, negative) is not None:
+            return True
+        if self.mutex_with(positive) & positive or positive & ~self.changing & ~self.init:
+            return False
+        return self._decide(positive, negative)
+
+    def _decide(self, positive: int, negative: int) -> bool:
+        """Search from the initial state and regression, with growing budgets."""
+        search_cap, regression_cap = FIRST_SEARCH_STATES, FIRST_REGRESSION_STATES
+        while True:
+            check_deadline("deciding reachability")
+            try:
+                return self.search(self.init, positive, negative, search_cap) is not None
+            except ResourceLimitError:
+                _reraise_if_late()
+            try:
+                return regress(self.ops, self.deleters, self.adders, self.init, positive,
+                               negative, self.compatible, regression_cap)
+            except RegressionBudgetExceeded:
+                pass
+            search_cap *= GROWTH
+            regression_cap *= GROWTH
+
+    def forced(self, positive: int, negative: int) -> int | None:
+        """The atoms true in every reachable state that holds ``positive`` and none of
+        ``negative``, or ``None`` when no reachable state does (module docstring)."""
+        if positive & ~self.full:
+            return None
+        start = self._known(positive, negative)
+        if start is None:
+            if self.mutex_with(positive) & positive or positive & negative:
+                return None  # two goal atoms never hold together (h^2)
+            start = self._first_goal_state(positive, negative)
+            if start is None:
+                return None
+        meet = start
+        for state in self.explore(start, positive, negative):
+            meet &= state
+            self.goal_union |= state
+        proven = meet & (positive | ~self.changing)
+        open_ = meet & ~proven
+        budget = (FIRST_SEARCH_STATES, FIRST_REGRESSION_STATES)
+        while open_:
+            open_, proven = self._invariant_fixpoint(open_, proven, positive, negative)
+            undecided = 0
+            for atom in _indices(open_):
+                bit = 1 << atom
+                if not open_ & bit:
+                    continue  # a witness found for another atom dropped it
+                settled, witness = self._settle(bit, positive, negative, start, budget)
+                if settled is None:
+                    undecided |= bit
+                    continue
+                open_ &= ~bit & witness
+                if witness != self.full:
+                    self.goal_union |= witness
+                if settled:
+                    proven |= bit
+                    break  # atoms mutex with it are now false in goal states: invariants first
+            if open_ and undecided == open_:
+                budget = (budget[0] * GROWTH, budget[1] * GROWTH)
+                if budget[0] > FIRST_SEARCH_STATES * GROWTH:
+                    start = self.init
+        return proven
+
+    def _invariant_fixpoint(self, open_: int, proven: int, positive: int,
+                            negative: int) -> tuple[int, int]:
+        """Open atoms an at-least-one invariant proves true in every goal state move to
+        ``proven``; each proof makes more atoms false in goal states, so it repeats until none
+        is found.  Returns the new ``(open_, proven)``."""
+        progress = True
+        while progress and open_:
+            progress = False
+            false_in_goals = (negative | self.mutex_with(positive | proven)) & self.full
+            for atom in _indices(open_):
+                if forced_by_invariant(atom, self.ops, self.deleters, self.init, false_in_goals,
+                                       self.compatible):
+                    open_ &= ~(1 << atom)
+                    proven |= 1 << atom
+                    progress = True
+        return open_, proven
+
+    def _settle(self, bit: int, positive: int, negative: int, start: int,
+                budget: tuple[int, int]) -> tuple[bool | None, int]:
+        """Whether ``bit`` is true in every goal state (``None``: undecided within ``budget``),
+        and the atoms every goal state found meanwhile holds (all when none was found)."""
+        negative = negative | bit
+        everything = self.full
+        known = self._known(positive, negative)
+        if known is not None:
+            return False, known
+        if start & negative & self.monotone:
+            start = self.init  # ``bit`` can never be undone from there
+        for origin in dict.fromkeys((start, self.init)):
+            try:
+                found = self.search(origin, positive, negative, budget[0])
+            except ResourceLimitError:
+                _reraise_if_late()
+                continue
+            if found is not None:
+                return False, found
+            if origin == self.init:
+                return True, everything
+        try:
+            reachable = regress(self.ops, self.deleters, self.adders, self.init, positive,
+                                negative, self.compatible, budget[1])
+        except RegressionBudgetExceeded:
+            return None, everything
+        return not reachable, everything
+
+
+def _indices(bits: int) -> list[int]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def _deadline() -> Deadline:
+    """The deadline in force, or one that never ends in practice (callers without a limit)."""
+    return current() or Deadline.start(MAX_TIMEOUT_S)
+
+
+def _reraise_if_late() -> None:
+    """A search that ran out of states is retried with more; one that ran out of time is over."""
+    check_deadline("fully specifying the goal")
+
+
+def fully_specified(domain: DomainDef, problem: Problem) -> frozenset[Atom] | None:
+    """The facts true in every goal state reachable from ``problem``'s initial state (static
+    facts and the goal included), or ``None`` when none is reachable; the goal is a
+    conjunction of literals (``goal`` true, ``negative_goal`` false)."""
+    if problem.goal_formula is not None:
+        raise ValueError("fully_specified needs a conjunction of literals")
+    states = GoalStates(domain, problem)
+    if not problem.goal <= set(states.index):
+        return None
+    forced = states.forced(states.mask(problem.goal), states.mask(problem.negative_goal))
+    return None if forced is None else states.unmask(forced)
+
+
+def literal_closure(domain: DomainDef, problem: Problem
+                    ) -> tuple[frozenset[Atom], frozenset[Atom], bool] | None:
+    """The closure of a goal of literals: ``(F+, F- & U, positive_only)`` as
+    :class:`~planetarium.equivalence.closure.Closure` defines them (``F-``: atoms false in every
+    reachable goal state, ``U``: atoms true in some reachable state; ``positive_only``: no
+    reachable state holds ``F+`` and a negative goal literal), or ``None`` when no reachable
+    state satisfies the goal.  Every atom is settled by :meth:`GoalStates.reaches`."""
+    states = GoalStates(domain, problem)
+    if not problem.goal <= set(states.index):
+        return None
+    positive, negative = states.mask(problem.goal), states.mask(problem.negative_goal)
+    forced = states.forced(positive, negative)
+    if forced is None:
+        return None
+    false_in_goals = 0
+    for atom in _indices(states.changing & states.full & ~states.goal_union & ~forced):
+        bit = 1 << atom
+        if states.reaches(bit, 0) and not states.reaches(positive | bit, negative):
+            false_in_goals |= bit
+    positive_only = not any(states.reaches(forced | (1 << atom), 0)
+                            for atom in _indices(negative))
+    return states.unmask(forced), states.unmask(false_in_goals), positive_only
