@@ -336,9 +336,9 @@ def swap(rng: random.Random, size: int) -> Scene:
 #: under a second; ``acp``: about the size of ACPBench's problems of the domain.
 GENERATORS: dict[str, AcpGenerator] = {
     "blocksworld-4ops": AcpGenerator("blocksworld-4ops.pddl", blocksworld_4ops,
-                                     ("on", "ontable"), 4, 5),
-    "depots": AcpGenerator("depots.pddl", depots, ("on", "at"), 2, 5),
-    "ferry": AcpGenerator("ferry.pddl", ferry, ("at", "at-ferry"), 3, 10),
+                                     ("on", "ontable"), 5, 5),
+    "depots": AcpGenerator("depots.pddl", depots, ("on", "at"), 3, 5),
+    "ferry": AcpGenerator("ferry.pddl", ferry, ("at", "at-ferry"), 4, 10),
     "floor-tile": AcpGenerator("floor-tile.pddl", floor_tile, ("painted", "robot-at"), 2, 4),
     "gold-miner-typed": AcpGenerator("gold-miner-typed.pddl", gold_miner,
                                      ("holds-gold", "robot-at", "clear"), 2, 4),
