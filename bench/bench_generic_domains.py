@@ -66,7 +66,8 @@ def record_problems(folders: list[Path]) -> dict[str, list[str]]:
 
 
 def implied_goal(domain: Domain, truth: Problem, timeout_s: float) -> tuple[frozenset, str]:
-    """Up to three implied goal facts: the engine's within ``timeout_s``, else static facts."""
+    """Up to three implied goal facts: the engine's within ``timeout_s``, else static facts (a
+    domain without static predicates then gets none: its ``implied`` answer is a renamed copy)."""
     try:
         with Deadline.start(timeout_s).applied():
             full = domain.fully_specify(truth)
@@ -77,7 +78,7 @@ def implied_goal(domain: Domain, truth: Problem, timeout_s: float) -> tuple[froz
     except PlanetariumError:
         pass
     statics = sorted(a for a in domain.static_facts(truth) if not a[0].startswith("adl-"))
-    return frozenset(statics[:3]), "static"
+    return frozenset(statics[:3]), "static" if statics else "none (a renamed copy)"
 
 
 def timed(domain: Domain, truth: str, pred: str, timeout_s: float) -> tuple[float, str, bool | None]:
