@@ -70,3 +70,29 @@ def test_an_unsupported_adl_construct_is_unsupported_not_a_crash(alfred, truth):
     answer = truth.replace("(:metric minimize (total-cost))", "(:metric maximize (total-cost))")
     result = grade(truth, answer, domain=alfred)
     assert result.status is Status.UNSUPPORTED and result.equivalent is None
+
+
+def test_grade_command_takes_the_adl_domain_file(tmp_path, truth):
+    from click.testing import CliRunner
+
+    from planetarium.cli import main
+    from planetarium.domains import unregister_domain
+
+    domain_file = tmp_path / "alfred.pddl"
+    domain_file.write_text(domain_text("alfred.pddl"))
+    (tmp_path / "gt.pddl").write_text(truth)
+    (tmp_path / "pred.pddl").write_text(truth.replace("knife1", "blade2"))
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(json.dumps({"id": "a", "gt": truth, "pred": truth.replace("loc4", "sink")})
+                     + "\n")
+    try:
+        one = CliRunner().invoke(main, ["grade", "--domain", str(domain_file), "--json",
+                                        str(tmp_path / "gt.pddl"), str(tmp_path / "pred.pddl")])
+        assert one.exit_code == 0 and json.loads(one.output)["equivalent"] is True, one.output
+        batch = CliRunner().invoke(main, ["grade", "--domain", str(domain_file), "--batch",
+                                          str(pairs), "--workers", "1"])
+        assert batch.exit_code == 0, batch.output
+        row = json.loads(batch.stdout.splitlines()[0])
+        assert (row["domain"], row["equivalent"]) == ("alfred", True)
+    finally:
+        unregister_domain("alfred")
