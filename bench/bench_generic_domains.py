@@ -11,8 +11,8 @@ domains; alfworld's ``alfred`` from ``tests/fixtures/acp-test-style``), else pro
 * ``implied``: renamed, with implied goal facts added — up to three the engine's
   ``fully_specify`` finds within the time limit, else static initial facts, which every goal
   state holds (equivalent);
-* ``wrong``: one goal fact's last argument replaced by another object of its type (not
-  equivalent unless a symmetry makes it so).
+* ``wrong``: one goal fact's last argument replaced by another object of its type, or one goal
+  fact dropped (not equivalent unless a symmetry or an implication makes it so).
 
 An ADL domain's problems (alfred) are compiled when read, so their variants are made by editing
 the record's text (objects renamed word by word, domain constants kept; the goal rewritten).
@@ -103,14 +103,20 @@ def truths_of(name: str, records: dict[str, list[str]], count: int,
 
 
 def wrong_goal(truth: Problem, rng: random.Random) -> frozenset:
-    """The goal with one fact's last argument replaced by another object of its type."""
+    """The goal with one fact's last argument replaced by another object of its type, a fact
+    the initial state lacks replaced by one it lacks where there is one (a fact true from the
+    start and never undone is implied: dropping it would change nothing); where no such
+    replacement exists, one goal fact the initial state lacks dropped."""
     type_of = truth.type_of
-    for victim in rng.sample(sorted(truth.goal), len(truth.goal)):
-        others = [o for o in truth.objects if len(victim) > 1 and o != victim[-1]
+    goal = sorted(truth.goal)
+    for victim in sorted(goal, key=lambda a: (a in truth.init, rng.random())):
+        others = [(*victim[:-1], o) for o in truth.objects if len(victim) > 1
                   and type_of[o] == type_of[victim[-1]]]
+        others = [a for a in others if a not in truth.init and a not in truth.goal]
         if others:
-            return (truth.goal - {victim}) | {(*victim[:-1], rng.choice(others))}
-    return truth.goal | {next(iter(truth.init))}
+            return (truth.goal - {victim}) | {rng.choice(others)}
+    pending = sorted(truth.goal - truth.init)  # every object taken (visit-all): drop one fact
+    return truth.goal - {rng.choice(pending)} if len(pending) > 1 else truth.goal
 
 
 def goal_text(text: str, goal: frozenset) -> str:
