@@ -334,20 +334,19 @@ def _register_domain_file(path: str) -> None:
     are forked from it); a built-in name is refused rather than shadowed."""
     from .domains import Domain, available_domains, register_domain
     from .errors import PlanetariumError
-    from .pddl import parse_domain
 
     text = _read_text(path)
     try:
-        name = parse_domain(text).name
+        domain = Domain.from_pddl(text)
     except PlanetariumError as err:
         raise click.ClickException(f"{path}: {err}") from err
-    known = available_domains().get(name)
+    known = available_domains().get(domain.name)
     if known is not None:
         if " ".join(known.pddl.split()) == " ".join(text.split()):
             return
-        raise click.ClickException(f"{path}: domain '{name}' is built in (planetarium domains); "
-                                   "--domain is for domains that are not")
-    register_domain(Domain(name, text))
+        raise click.ClickException(f"{path}: domain '{domain.name}' is built in (planetarium "
+                                   "domains); --domain is for domains that are not")
+    register_domain(domain)
 
 
 def _load_problem(problem_path: str, domain_arg: str | None,
@@ -356,20 +355,16 @@ def _load_problem(problem_path: str, domain_arg: str | None,
     from .domains import Domain, get_domain
     from .errors import PlanetariumError, ResourceLimitError
     from .grading import load_ground_truth
-    from .pddl import read_problem
 
     text = _read_text(problem_path)
     try:
         if domain_arg and Path(domain_arg).is_file():
-            from .pddl import parse_domain
-
-            definition = parse_domain(_read_text(domain_arg))
-            domain = Domain(definition.name, _read_text(domain_arg))
+            domain = Domain.from_pddl(_read_text(domain_arg))
         elif domain_arg:
             domain = get_domain(domain_arg)
         else:
             return load_ground_truth(text, relax_typing=relax_typing)
-        return domain, read_problem(text, domain.definition, relax_typing=relax_typing)
+        return domain, domain.read_problem(text, relax_typing=relax_typing)
     except ResourceLimitError:
         raise  # reading ran out of time: the caller reports a timeout, not bad input
     except PlanetariumError as err:

@@ -58,7 +58,7 @@ from .grading import (
 )
 from .graph import GOAL, INIT, SearchBudget, build_graph, isomorphic
 from .limits import MAX_TIMEOUT_S, Deadline
-from .pddl import Atom, Problem, parse_domain
+from .pddl import Atom, Problem
 from .planning import SolveStatus, check_solvable
 from .strips.plan_io import GroundStep, format_plan
 from .strips.validate import validate_plan
@@ -110,7 +110,7 @@ def _truth_with(gt: str, domain_str: str | None, options: GradeOptions) -> str |
 def _domain_from_text(text: str) -> Domain:
     """A domain that is not registered, from its PDDL text (kept: its parse and planners are
     reused by every call that passes the same text)."""
-    return Domain(parse_domain(text).name, text)
+    return Domain.from_pddl(text)
 
 
 def _normalized(text: str) -> list[str]:

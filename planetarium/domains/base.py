@@ -11,17 +11,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..errors import UnsupportedFeatureError
 from ..limits import Deadline, required
 from ..pddl.domain import Atom, DomainDef, parse_domain
-from ..pddl.problem import Problem
+from ..pddl.problem import Problem, read_problem
+
+if TYPE_CHECKING:
+    from ..reasoning.adl import Compilation
 
 #: The brute force (goals with ``or`` / ``exists`` / ..., and the built-in closed forms'
 #: fallbacks) gives up past this.
 DEFAULT_MAX_STATES = 200_000
 
 Plan = list[tuple[str, ...]]  # ground actions as ``(name, arg1, ...)``
+
+
+def _read_domain(text: str) -> tuple[DomainDef, Compilation | None]:
+    """The domain as the STRIPS core reads it, and the ADL compilation its problems need
+    (``None`` for a STRIPS domain).  The compiler is imported only for a domain the core
+    refuses, so reading a STRIPS domain costs what it did."""
+    try:
+        return parse_domain(text), None
+    except UnsupportedFeatureError:
+        from ..reasoning.adl import compile_domain
+
+        return compile_domain(text.lower())
 
 
 class Domain:
@@ -40,13 +56,43 @@ class Domain:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
 
+    @classmethod
+    def from_pddl(cls, text: str) -> Domain:
+        """The domain a domain file defines, named as the file names it (``grade --domain
+        FILE``, ``evaluate(domain_str=...)``); raises what reading it raises."""
+        domain = cls(_read_domain(text)[0].name, text)
+        domain.definition  # noqa: B018 - read now, so a bad file is refused here
+        return domain
+
+    @cached_property
+    def _read(self) -> tuple[DomainDef, Compilation | None]:
+        return _read_domain(self.pddl)
+
     @cached_property
     def definition(self) -> DomainDef:
-        """The parsed domain file (parsed once, on first use)."""
-        definition = parse_domain(self.pddl)
+        """The parsed domain file (parsed once, on first use); an ADL domain compiled into
+        STRIPS (:mod:`planetarium.reasoning.adl`), like ACPBench's ``alfred``."""
+        definition = self._read[0]
         if definition.name != self.name:
             raise ValueError(f"domain file declares '{definition.name}', plug-in says '{self.name}'")
         return definition
+
+    @property
+    def compiles_adl(self) -> bool:
+        """Whether problems of this domain are read through the ADL compiler
+        (:meth:`read_problem`), not the plain problem reader."""
+        return self._read[1] is not None
+
+    def read_problem(self, text: str, *, relax_typing: bool = False) -> Problem:
+        """The last complete problem in ``text`` (model output), read against this domain: what
+        the grader reads every ground truth and answer with, so an ADL domain's problems get
+        its constants and helper facts."""
+        definition, compiled = self.definition, self._read[1]
+        if compiled is None:
+            return read_problem(text, definition, relax_typing=relax_typing)
+        from ..reasoning.adl import read_compiled_problem
+
+        return read_compiled_problem(text, definition, compiled, relax_typing=relax_typing)
 
     def static_facts(self, problem: Problem) -> frozenset[Atom]:
         """Initial facts of predicates that no action changes: true in every reachable state."""

@@ -29,7 +29,7 @@ from ..errors import (
 )
 from ..limits import Deadline, collector_paused, deadline_for
 from ..pddl.extract import find_problem
-from ..pddl.problem import Problem, read_problem
+from ..pddl.problem import Problem
 from ..planning import SolveStatus, check_solvable
 from .options import GradeOptions, GradeOptionsError, check_option_names
 from .result import SKIPPED, GradeResult, Stage, StageVerdict, Status, decided, undecided
@@ -54,7 +54,8 @@ MAX_INPUT_CHARS = 2_000_000
 
 
 def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
-          deadline: Deadline | None = None, **overrides: Any) -> GradeResult:
+          deadline: Deadline | None = None, domain: Domain | None = None,
+          **overrides: Any) -> GradeResult:
     """Grade ``pred`` (raw model output) against ``gt`` (ground-truth PDDL, or a
     :class:`PreparedTruth` of it, e.g. from the process's memo: ``prepared_truth(gt)``, which
     batches, benchmarks and the reward use so that a ground truth is read once); never raises on
@@ -68,14 +69,18 @@ def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = 
     caller's (a ``signal.alarm`` time limit, say) propagates, and so do ``KeyboardInterrupt``
     and ``SystemExit``.  ``deadline``: the item's :class:`~planetarium.limits.Deadline`,
     covering every stage (reading the ground truth included); without one,
-    ``options.timeout_s`` from now (or the deadline in force, if it ends first).
+    ``options.timeout_s`` from now (or the deadline in force, if it ends first).  ``domain``: a
+    domain that is not registered (``Domain.from_pddl(text)``, or a plug-in object), used when
+    the ground truth's ``(:domain ...)`` names it; a :class:`PreparedTruth` carries its own.
     """
     check_option_names(overrides)
-    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), deadline, False)
+    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), deadline, False,
+                    domain)
 
 
 def grade_correct(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
-                  deadline: Deadline | None = None, **overrides: Any) -> GradeResult:
+                  deadline: Deadline | None = None, domain: Domain | None = None,
+                  **overrides: Any) -> GradeResult:
     """Like :func:`grade`, at the least cost for the headline metric (training rewards).
 
     ``correct`` is parseable, solvable and equivalent.  An answer equivalent to the ground truth
@@ -83,18 +88,20 @@ def grade_correct(gt: str | PreparedTruth, pred: str, *, options: GradeOptions |
     ground truth is, so equivalence is decided first and the planner runs on the ground truth only
     — once per :class:`PreparedTruth`; an answer that is not equivalent is wrong whatever its
     solvability, so that stage is skipped (``solvable`` is ``None``).  ``correct`` equals
-    :func:`grade`'s whenever both decide.
+    :func:`grade`'s whenever both decide.  ``domain``: as for :func:`grade`.
     """
     check_option_names(overrides)
-    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), deadline, True)
+    return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), deadline, True,
+                    domain)
 
 
 def _guarded(gt: str | PreparedTruth, pred: str, options: GradeOptions,
-             deadline: Deadline | None, equivalence_first: bool) -> GradeResult:
+             deadline: Deadline | None, equivalence_first: bool,
+             domain: Domain | None) -> GradeResult:
     try:
         with collector_paused():
             return grade_strict(gt, pred, options, deadline=deadline,
-                                equivalence_first=equivalence_first)
+                                equivalence_first=equivalence_first, domain=domain)
     except Exception as err:  # noqa: BLE001 - last line of defence for batch grading
         if raised_by_signal_handler(err):
             raise  # the caller's own exception (e.g. its SIGALRM time limit), not a grader bug
@@ -103,8 +110,8 @@ def _guarded(gt: str | PreparedTruth, pred: str, options: GradeOptions,
 
 
 def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
-                 deadline: Deadline | None = None,
-                 equivalence_first: bool = False) -> GradeResult:
+                 deadline: Deadline | None = None, equivalence_first: bool = False,
+                 domain: Domain | None = None) -> GradeResult:
     """Grade ``pred`` against ``gt`` like :func:`grade` (``equivalence_first``: like
     :func:`grade_correct`), but let internal bugs raise (tests).
 
@@ -116,7 +123,8 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
     """
     deadline = deadline_for(options.timeout_s) if deadline is None else deadline
     with deadline.applied() as deadline:
-        return _noting_extraction(_grade(gt, pred, options, deadline, equivalence_first), pred)
+        return _noting_extraction(_grade(gt, pred, options, deadline, equivalence_first, domain),
+                                  pred)
 
 
 def _noting_extraction(result: GradeResult, pred: str) -> GradeResult:
@@ -142,12 +150,12 @@ def _noting_extraction(result: GradeResult, pred: str) -> GradeResult:
 
 
 def _grade(gt: str | PreparedTruth, pred: str, options: GradeOptions, deadline: Deadline,
-           equivalence_first: bool) -> GradeResult:
+           equivalence_first: bool, domain: Domain | None = None) -> GradeResult:
     if isinstance(gt, PreparedTruth):
         prepared = gt if gt.serves(options.relax_typing) else prepare_ground_truth(
             gt.text, options, domain=gt.domain)  # read for other options: again
     else:  # a text on its own: read it here (nothing kept, so a one-off call costs no memory)
-        prepared = prepare_ground_truth(gt, options)
+        prepared = prepare_ground_truth(gt, options, domain=domain)
     if prepared.error is not None:
         status = Status.TIMEOUT if prepared.timed_out else Status.INVALID_INPUT
         return GradeResult.failed(Stage.GROUND_TRUTH, status, prepared.error)
@@ -159,7 +167,7 @@ def _grade(gt: str | PreparedTruth, pred: str, options: GradeOptions, deadline: 
                                      f"over the {MAX_INPUT_CHARS:,}-character cap; not graded"),
                            domain=name)
     try:
-        problem = read_problem(pred, domain.definition, relax_typing=options.relax_typing)
+        problem = domain.read_problem(pred, relax_typing=options.relax_typing)
     except ResourceLimitError as err:
         return GradeResult(undecided(Status.TIMEOUT, f"parsing undecided: {err}"), domain=name)
     except UnsupportedFeatureError as err:

@@ -58,9 +58,20 @@ def _read_into(found: list[Domain], gt: str, relax_typing: bool,
     def lookup(name: str) -> DomainDef:
         found.append(domain if domain is not None and domain.name == name.lower()
                      else get_domain(name))
+        if found[0].compiles_adl:
+            raise _ReadByDomain
         return found[0].definition
 
-    return read_problem(gt, lookup, relax_typing=relax_typing)
+    try:
+        return read_problem(gt, lookup, relax_typing=relax_typing)
+    except _ReadByDomain:
+        return found[0].read_problem(gt, relax_typing=relax_typing)
+
+
+class _ReadByDomain(Exception):
+    """Raised by :func:`_read_into`'s look-up when the domain its ground truth names reads its
+    problems itself (an ADL domain, :meth:`Domain.read_problem`): the plain reader stops there
+    and the domain reads the text."""
 
 
 @dataclass(frozen=True, eq=False)

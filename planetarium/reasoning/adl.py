@@ -42,12 +42,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ..errors import PDDLSyntaxError, PDDLValidationError, UnsupportedFeatureError
 from ..limits import check_deadline
 from ..pddl.domain import Atom, DomainDef, parse_domain, parse_typed_list
+from ..pddl.extract import extract_problem
 from ..pddl.problem import Problem, read_problem
 from ..pddl.sexpr import SList, read_sexprs
 from ..strips.grounding import fits_type
@@ -67,8 +68,8 @@ _COMPILED_REQUIREMENTS = {":adl", ":action-costs", ":equality", ":disjunctive-pr
 
 
 @dataclass
-class _Compiled:
-    """A compiled domain and what its problems need added."""
+class Compilation:
+    """A compiled domain and what its problems need added (:func:`read_compiled_problem`)."""
 
     text: str
     typed: bool = False
@@ -113,12 +114,12 @@ def _unit_cost(expr: Node) -> bool:
 class _DomainCompiler:
     def __init__(self, define: SList) -> None:
         self.define = define
-        self.out = _Compiled("")
+        self.out = Compilation("")
         self.params: dict[str, str] = {}
         self.statics: list = []
         self.changed: set[str] = set()
 
-    def compile(self) -> _Compiled:
+    def compile(self) -> Compilation:
         sections = [s for s in self.define[2:] if isinstance(s, SList) and s]
         self.out.typed = any(s[0] == ":requirements" and ":typing" in s[1:] for s in sections) \
             and any(s[0] == ":types" for s in sections)
@@ -260,7 +261,7 @@ def _needs_compiling(define: SList) -> bool:
 
 
 @lru_cache(maxsize=64)
-def compile_domain(text: str) -> tuple[DomainDef, _Compiled | None]:
+def compile_domain(text: str) -> tuple[DomainDef, Compilation | None]:
     """The domain as the STRIPS core reads it, and what its problems need (``None`` when the
     domain was plain STRIPS already).  Cached: every question of a domain shares its text."""
     forms = read_sexprs(text)
@@ -270,7 +271,7 @@ def compile_domain(text: str) -> tuple[DomainDef, _Compiled | None]:
     return parse_domain(compiled.text), compiled
 
 
-def _problem_text(text: str, compiled: _Compiled) -> str:
+def _problem_text(text: str, compiled: Compilation) -> str:
     forms = read_sexprs(text)
     if len(forms) != 1 or _head(forms[0]) != "define":
         return text  # the problem reader reports what is wrong with it
@@ -364,7 +365,7 @@ def _disjunct_bindings(atom: tuple, pools: dict[str, set[str]],
     return out
 
 
-def _helper_facts(problem: Problem, domain: DomainDef, compiled: _Compiled) -> set[Atom]:
+def _helper_facts(problem: Problem, domain: DomainDef, compiled: Compilation) -> set[Atom]:
     made = _Facts(problem, domain)
     for left, right in sorted(compiled.distinct, key=repr):
         lefts, rights = made.pool(*left), made.pool(*right)
@@ -389,15 +390,21 @@ def _helper_facts(problem: Problem, domain: DomainDef, compiled: _Compiled) -> s
     return made.facts
 
 
+def read_compiled_problem(raw: str, domain: DomainDef, compiled: Compilation, *,
+                          relax_typing: bool = False) -> Problem:
+    """A problem of the compiled ``domain``: the last complete problem in ``raw`` (model output
+    may hold prose around it, :func:`~planetarium.pddl.extract.extract_problem`) with the
+    domain's constants declared, its cost bookkeeping dropped and the helper facts added."""
+    text, _ = extract_problem(raw)
+    problem = read_problem(_problem_text(text.lower(), compiled), domain,
+                           relax_typing=relax_typing)
+    helpers = _helper_facts(problem, domain, compiled)
+    return replace(problem, init=problem.init | helpers) if helpers else problem
+
+
 def read_task(domain_text: str, problem_text: str) -> tuple[DomainDef, Problem]:
     """The question's domain and problem, ADL subset compiled (see the module docstring)."""
     domain, compiled = compile_domain(domain_text.lower())
     if compiled is None:
         return domain, read_problem(problem_text.lower(), domain)
-    problem = read_problem(_problem_text(problem_text.lower(), compiled), domain)
-    helpers = _helper_facts(problem, domain, compiled)
-    if not helpers:
-        return domain, problem
-    return domain, Problem(problem.name, problem.domain, problem.objects, problem.object_types,
-                           problem.init | helpers, problem.goal, problem.negative_goal,
-                           problem.goal_formula)
+    return domain, read_compiled_problem(problem_text, domain, compiled)
