@@ -4,15 +4,13 @@ Small problems of twelve domains the project has no code for (planetarium.testin
 are checked against a brute-force oracle written here: ``Domain.fully_specify`` against the
 intersection of the reachable goal states, and the grader's verdicts against Definition 2 decided
 by enumeration (planetarium.testing.bruteforce's referee).  The metamorphic checks (renamed
-objects, shuffled declarations, implied goal facts added and dropped) run at the size the
-environment variable ``PLANETARIUM_GENERIC_SCALE`` names: ``small`` (the default: today's
-enumeration decides them in seconds) or ``acp`` (ACPBench's sizes: only an exact engine that
-scales decides them within the grader's default 10 s).
+objects, shuffled declarations, implied goal facts added and dropped) run at two sizes: ``small``
+(the oracle's implied facts) and ``acp`` (ACPBench's sizes, the engine's own implied facts, each
+pair within the grader's default 10 s).
 """
 
 from __future__ import annotations
 
-import os
 import random
 from collections import deque
 from dataclasses import replace
@@ -20,7 +18,9 @@ from dataclasses import replace
 import pytest
 
 from planetarium.equivalence import PlaceholderSemantics
+from planetarium.errors import ResourceLimitError
 from planetarium.grading import Status, grade
+from planetarium.limits import deadline_for
 from planetarium.pddl.domain import Atom, DomainDef
 from planetarium.pddl.problem import Problem, read_problem
 from planetarium.pddl.writer import problem_to_pddl
@@ -30,8 +30,10 @@ from planetarium.testing.bruteforce import equivalent_by_definition
 from planetarium.testing.pairs import near_miss, renamed
 
 DOMAINS = sorted(GENERATORS)
-SCALE = os.environ.get("PLANETARIUM_GENERIC_SCALE", "small")
 SEEDS = range(3)
+#: Domains whose ACPBench-size problems the engine does not always decide within the grader's
+#: 10 s (issue 37's closing note): there a pair may time out, and is never decided wrong.
+SLOW_AT_ACP = frozenset({"depots"})
 
 
 def goal_states(definition: DomainDef, problem: Problem) -> list[frozenset[Atom]]:
@@ -126,24 +128,33 @@ def test_grading_matches_brute_force(name):
                                                        result.reason)
 
 
-def metamorphic_size(gen: AcpGenerator) -> int:
-    return gen.acp if SCALE == "acp" else gen.small
+def engine_closure(name: str, gen: AcpGenerator, truth: Problem) -> frozenset[Atom]:
+    """The engine's fully specified goal of ``truth`` within the grader's 10 s (the bare goal
+    where a slow domain's engine runs out of time: the other variants are still checked)."""
+    try:
+        with deadline_for(10.0).applied():
+            full = gen.domain.fully_specify(truth)
+    except ResourceLimitError:
+        assert name in SLOW_AT_ACP, "the engine timed out on a domain it decides"
+        return frozenset(truth.goal)
+    assert full is not None  # reachable by construction
+    return full
 
 
+@pytest.mark.parametrize("scale", ("small", "acp"))
 @pytest.mark.parametrize("name", DOMAINS)
-def test_metamorphic_variants_are_equivalent(name):
+def test_metamorphic_variants_are_equivalent(name, scale):
     """Renaming objects, shuffling declarations, adding implied goal facts and dropping them
     again never changes the verdict: every such pair is decided equivalent in both modes.  The
     implied facts are the engine's own (``fully_specify``) at ``acp`` scale and the oracle's at
     ``small`` scale."""
     gen = GENERATORS[name]
-    size = metamorphic_size(gen)
+    size = gen.acp if scale == "acp" else gen.small
     for seed in SEEDS:
         rng = random.Random(seed)
         truth = gen.problem(rng, size)
-        if SCALE == "acp":
-            full = gen.domain.fully_specify(truth)
-            assert full is not None  # reachable by construction
+        if scale == "acp":
+            full = engine_closure(name, gen, truth)
         else:
             full = frozenset.intersection(*goal_states(gen.domain.definition, truth))
         extra = implied_facts(gen, truth, full)
@@ -156,5 +167,7 @@ def test_metamorphic_variants_are_equivalent(name):
             for placeholder in (False, True):
                 result = grade(text(gen, a), text(gen, b), domain=gen.domain,
                                is_placeholder=placeholder)
+                if scale == "acp" and name in SLOW_AT_ACP and result.status is Status.TIMEOUT:
+                    continue  # undecided in time, said so: never "not equivalent"
                 assert (result.status, result.equivalent) == (Status.DECIDED, True), (
                     seed, label, placeholder, result.reason)
