@@ -48,7 +48,8 @@ def test_verdicts_in_the_answers_own_words():
                         ("pallet0 is at depot0, not distributor0, so no.", False),
                         ("t0 is no longer at l0_1, so yes.", True)):
         assert verdict(text)[0] is value, text
-    for text in ("True\nFalse", "True or False", "maybe", "the claim is true and it is false"):
+    for text in ("True\nFalse", "True or False", "maybe", "the claim is true and it is false",
+                 "the answer is " * 10_000):  # (read in linear time: each stated clause is short)
         assert verdict(text)[0] is None, text
 
 

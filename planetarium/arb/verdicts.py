@@ -44,6 +44,8 @@ _CLAUSE_END = re.compile(r"[.;:!?\n(\u2013\u2014]|\s-\s|,")
 _CONCLUDING = re.compile(r"\b(?:so|therefore|thus|hence|consequently|in\s+conclusion|overall"
                          r"|answer\s+is|answer:|verdict)\b", re.IGNORECASE)
 _STATED = re.compile(r"\banswer\s+(?:is|would\s+be)\b\s*:?", re.IGNORECASE)
+#: a stated verdict stands within this many characters of "the answer is"
+_STATED_REACH = 80
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORDS = re.compile(r"[a-z']+")
 #: words a line that is "nothing but a verdict" may hold beside the verdict expression
@@ -106,7 +108,8 @@ def verdict(text: str) -> tuple[bool | None, str]:
         if len(set(finals)) == 1:
             return finals[0], ""
         return None, "two final verdicts contradict each other"
-    stated = [_tail_verdict(_CLAUSE_END.split(text[m.end():].lstrip(" :"), maxsplit=1)[0])
+    stated = [_tail_verdict(_CLAUSE_END.split(text[m.end():m.end() + _STATED_REACH].lstrip(" :"),
+                                              maxsplit=1)[0])
               for m in _STATED.finditer(text)]
     if stated and None not in stated and len(set(stated)) == 1:
         return stated[0], ""
