@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .asides import positional_names
 from .instance import Instance
 from .names import made_up, objects_named, types_named
 from .numerals import numbers
@@ -56,6 +57,7 @@ _TOTAL_AFTER = re.compile(r"^\s*(?:[a-z]+\s+){0,3}(?:in total|in all|altogether|
 _FINAL = re.compile(r"^[\s>*#_]*(?:the\s+)?final\s+answer\b[\s*_:]*(?:is\b)?[\s*_:]*"
                     r"|^[\s>*#_]*answer[\s*_]*:[\s*_]*", re.IGNORECASE | re.MULTILINE)
 _WORD = re.compile(r"[a-z]+")
+_BOLD = re.compile(r"\*\*([^*\n]+)\*\*|__([^_\n]+)__")
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,8 @@ def _is_none(text: str) -> bool:
 
 def read_count(text: str, none_allowed: bool) -> Reading:
     """A count: the answer's number in digits or words (:mod:`.numerals`): the one a line holds
-    alone, else the one after "answer is" or "total ... is" (not "= 39?"), else the one
+    alone, else the one set in bold ("I count **twenty-nine** after those two actions"), else
+    the one after "answer is" or "total ... is" (not "= 39?"), else the one
     before "in total", else the one the answer opens with, else the only number in the answer;
     "None" where it has no number."""
     cleaned = normalize(_clean(text))
@@ -155,7 +158,9 @@ def _count_candidates(text: str, cleaned: str, found: list) -> list[list]:
     asked = [n for n in found if not cleaned[n.end:n.end + 2].strip().startswith("?")]
     stated = [n for n in asked if _STATED.search(cleaned[max(0, n.start - 40):n.start])]
     totals = [n for n in asked if _TOTAL_AFTER.match(cleaned[n.end:n.end + 30])]
-    return [alone, stated, totals, opening, found]
+    bold = [n for m in _BOLD.finditer(text)
+            for n in numbers(normalize(_clean(m.group(1) or m.group(2))))]
+    return [alone, bold, stated, totals, opening, found]
 
 
 #: At most this many readings of an answer's list are tried.
@@ -192,16 +197,21 @@ _ORDINALS = {w: i for i, w in enumerate(
     "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
     .split(), 1)}
 _ORDINAL = re.compile(r"\b(?:(?P<word>[a-z]+th|first|second|third)|(?P<digits>\d{1,4})(?:st|nd|rd|th))"
-                      r"\s+(?:action|step|one)\b|\b(?:action|step)\s+(?:number\s+)?#?"
-                      r"(?P<after>\d{1,4})\b")
-_CLAUSES = re.compile(r"[,:;()]|\s(?:because|since|as|which|but)\s|\s-\s")
+                      r"\s+(?:action|step|one)\b(?!\s+(?:that|which|to)\s+(?:cannot|can't|can\s+not"
+                      r"|could|fails?|is\s+not|isn't))"
+                      r"|\b(?:action|step)\s+(?:number\s+)?#?(?P<after>\d{1,4})\b")
+#: clause breaks; "X is the first one ..." and "the first inexecutable action is X" set the
+#: action apart from the words that name it as the answer
+_CLAUSES = re.compile(r"[,:;()]|\s(?:because|since|as|which|but)\s|\s-\s"
+                      r"|\s(?:is|was)\s+(?:the\s+)?first\b|\bfirst\s+(?:inexecutable|non-executable"
+                      r"|unexecutable)\s+(?:action|step|one)\s+(?:is|was)\s")
 
 
 def named_step(question: Question, instance: Instance, text: str) -> Any:
     """The one action a sentence names as the first inexecutable one: by its place in the
     sequence ("the 8th action", "step 3"), else the one action its clauses read as ("The
     first action, stacking b4 on b1, cannot be executed because ..."); None if not one."""
-    lowered = _clean(text).lower()
+    lowered = positional_names(_clean(text).lower(), instance.lexicon.objects)
     match = _ORDINAL.search(lowered)
     if match and question.sequence:
         word, digits = match.group("word"), match.group("digits") or match.group("after")

@@ -40,7 +40,7 @@ NEGATIONS = frozenset({"not", "no", "never", "cannot", "isn't", "aren't", "doesn
 FILLER = frozenset({"is", "are", "be", "been", "being", "was", "were", "has", "have", "had",
                     "does", "do", "did", "currently", "now", "there", "that", "which", "it",
                     "its", "and", "of", "also", "still", "'s", "s", "then", "will", "would",
-                    "should", "can", "itself", "both"})
+                    "should", "can", "itself", "both", "you", "or"})
 #: Prepositions an item may use where the domain's wording uses another ("at" for "from").
 PREPOSITIONS = frozenset({"at", "in", "on", "from", "to", "with", "by", "into", "onto",
                           "inside", "using", "via", "within", "off", "of"})
@@ -53,6 +53,9 @@ SAME = {"in": "at", "inside": "at", "within": "at", "into": "at", "onto": "on",
         "flown": "fly", "flies": "fly", "flew": "fly", "flying": "fly",
         "sits": "on", "sitting": "on", "resting": "on", "rests": "on",
         "holds": "hold", "held": "hold", "holding": "hold"}
+#: Words a domain may use for one another, tried only where a domain's wordings lack the word
+#: itself (grippers "carry" what blocksworld's hand "holds"; a gripper "is free" or "empty").
+SYNONYMS = {"hold": ("carry",), "carry": ("hold",), "empty": ("free", "available")}
 #: At most this many assignments of an item's objects to parameters are tried.
 MAX_ASSIGNMENTS = 720
 
@@ -161,7 +164,7 @@ def fallback_reader(book: PhraseBook, type_names: Iterable[str],
         for (entry_kind, name), entry in vocabulary.items():
             if entry_kind != kind:
                 continue
-            needed = content - (PREPOSITIONS - entry["words"])
+            needed = {_own(w, entry["words"]) for w in content - (PREPOSITIONS - entry["words"])}
             if needed:
                 if not needed <= entry["words"]:
                     continue
@@ -186,6 +189,13 @@ def fallback_reader(book: PhraseBook, type_names: Iterable[str],
         return frozenset(winners) if len(winners) == 1 else frozenset()
 
     return read
+
+
+def _own(word: str, words: set[str]) -> str:
+    """``word``, or the synonym of it that ``words`` (a fluent's or action's) use."""
+    if word in words:
+        return word
+    return next((stem(s) for s in SYNONYMS.get(word, ()) if stem(s) in words), word)
 
 
 def _assignments(kind: str, name: str, entry: dict, objects: tuple[str, ...],

@@ -12,8 +12,9 @@ grippers' "robot1 is at room1" read as a ball) and the item is *ambiguous*, neve
 Lists are ARB's "A, B, C and D", where wordings may themselves hold commas and "and"s ("on top
 of block b2, block b5 is stacked"): :func:`read_list` segments a list by dynamic programming
 over its separators, so that every item reads, and reports a list whose segmentations disagree
-as ambiguous.  Answers may also put items on lines, after bullets or numbers, or between
-semicolons: those separate items outright.  Where an exact reading fails, a per-domain fallback
+as ambiguous.  Answers may also put items on lines, after bullets or numbers, between
+semicolons or in sentences: those separate items outright, and an answer's asides are taken
+away first (:mod:`.asides`).  Where an exact reading fails, a per-domain fallback
 (:mod:`.fallback`) may read free English; it is used only where the exact one fails, and every
 item it reads is marked so.
 """
@@ -26,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from ..limits import check_deadline
+from .asides import asides_removed, positional_names
 from .groupings import expansions, quantified
 from .phrases import Phrase, PhraseBook
 
@@ -37,11 +39,12 @@ HOLE = "@"
 _ARTICLES = re.compile(r"(?<![\w'-])(?:a|an|the)(?![\w'-])")
 _SPACE = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
-_SOFT = re.compile(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+")
-_HARD = re.compile(r"\s*(?:\n|;|\s[-*\u2022/]\s|(?<=\S)\s+\(?\d{1,3}[.)](?=\s))\s*")
+_SOFT = re.compile(r"\s*,\s*(?:and|or)\s+|\s*,\s*|\s+and\s+")
+_HARD = re.compile(r"\s*(?:\n|;|\s[-*\u2022/]\s|(?<=\S)\s+\(?\d{1,3}[.)](?=\s)"
+                   r"|(?:(?<=[a-z_)])|(?<=[a-z_]\d)|(?<=[a-z_]\d\d))\.\s+(?=\S))\s*")
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]+|\(?\d{1,3}[.)])\s+")
 _EDGES = " \t.!?:\"'`*_"
-_LEADING_AND = re.compile(r"^and\s+")
+_LEADING_AND = re.compile(r"^(?:and|or)\s+")
 #: A grouping ("b2, b3 and b4 are clear") is one sentence: longer chunks are not spelled out.
 MAX_GROUPED = 12
 _PRONOUN = re.compile(r"^(?:it|they|he|she)\s+")
@@ -265,7 +268,8 @@ def segments(text: str) -> tuple[list[str], list[str]]:
     pieces, seps, pos = [], [], 0
     for match in _SOFT.finditer(text):
         pieces.append(text[pos:match.start()])
-        seps.append(", " if "," in match.group() and "and" not in match.group()
+        joined = "and" in match.group() or "or" in match.group()
+        seps.append(", " if "," in match.group() and not joined
                     else " and " if "," not in match.group() else ", and ")
         pos = match.end()
     pieces.append(text[pos:])
@@ -287,8 +291,10 @@ def read_list(lexicon: Lexicon, kind: str, text: str, *, lines: bool = False,
     subject: str | None = None
     for chunk in chunks:
         if lines:
-            chunk = _BULLET.sub("", chunk)
+            chunk = positional_names(_BULLET.sub("", chunk), lexicon.objects)
         hollow, objects = lexicon.hollow(chunk)
+        if lines:
+            hollow = asides_removed(hollow)
         hollow = _LEADING_AND.sub("", hollow)  # ARB writes a one-item list as " and X"
         if not hollow:
             continue

@@ -7,9 +7,12 @@ claim ... is not true".  A verdict is read in this order, the first that finds o
 1. *final* verdicts: a line that is nothing but a verdict ("True", "**No.**", "Final answer:
    False", "Answer: it is not possible"); all of them must agree, two that contradict leave the
    answer unread (the grader cannot tell which the model meant);
-2. the verdict the answer *opens* with ("False - ...", "No, because ...", "Not possible: ...");
-3. the verdict of a concluding sentence ("so the answer is True", "Therefore, it is false");
-4. every verdict expression of the text, when they all agree (an explanation that uses the
+2. *stated* verdicts: what follows "the answer is" ("At first glance one might say False, but
+   the answer is True": the statement outranks the hypothetical it answers), all agreeing;
+3. the verdict the answer *opens* with ("False - ...", "No, because ...", "Not possible: ...");
+4. the verdict of a concluding sentence ("so the answer is True", "Therefore, it is false",
+   "..., so no": a bare "no" right after the concluding word is a verdict);
+5. every verdict expression of the text, when they all agree (an explanation that uses the
    other word, with no stated verdict, leaves the answer unread).
 
 Verdict expressions: true/false (and "not true", "not false"), yes/no, correct/incorrect,
@@ -40,6 +43,9 @@ _OPENING_NO = re.compile(r"^\s*no\b(?!\s+(?:block|ball|action|property|propertie
 _CLAUSE_END = re.compile(r"[.;:!?\n(\u2013\u2014]|\s-\s|,")
 _CONCLUDING = re.compile(r"\b(?:so|therefore|thus|hence|consequently|in\s+conclusion|overall"
                          r"|answer\s+is|answer:|verdict)\b", re.IGNORECASE)
+_STATED = re.compile(r"\banswer\s+(?:is|would\s+be)\b\s*:?", re.IGNORECASE)
+#: a stated verdict stands within this many characters of "the answer is"
+_STATED_REACH = 80
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORDS = re.compile(r"[a-z']+")
 #: words a line that is "nothing but a verdict" may hold beside the verdict expression
@@ -86,6 +92,15 @@ def _alone(line: str) -> bool | None:
     return found[0]
 
 
+def _tail_verdict(tail: str) -> bool | None:
+    """The one verdict a stated answer's clause holds ("True", "not possible"; None: none or
+    both)."""
+    found = expressions(tail)
+    if _OPENING_NO.match(clean(tail)):
+        found = [False, *found]
+    return found[0] if found and len(set(found)) == 1 else None
+
+
 def verdict(text: str) -> tuple[bool | None, str]:
     """The answer's verdict (None: not readable) and, when None, why."""
     finals = [v for v in (_alone(line) for line in text.splitlines()) if v is not None]
@@ -93,6 +108,11 @@ def verdict(text: str) -> tuple[bool | None, str]:
         if len(set(finals)) == 1:
             return finals[0], ""
         return None, "two final verdicts contradict each other"
+    stated = [_tail_verdict(_CLAUSE_END.split(text[m.end():m.end() + _STATED_REACH].lstrip(" :"),
+                                              maxsplit=1)[0])
+              for m in _STATED.finditer(text)]
+    if stated and None not in stated and len(set(stated)) == 1:
+        return stated[0], ""
     first = opening(text)
     if first is not None:
         return first, ""
@@ -100,6 +120,8 @@ def verdict(text: str) -> tuple[bool | None, str]:
     for sentence in reversed(concluding):
         tail = sentence[_CONCLUDING.search(sentence).end():]  # type: ignore[union-attr]
         found = expressions(tail)
+        if _OPENING_NO.match(clean(tail).lstrip(" ,")):
+            found = [False, *found]
         if found and len(set(found)) == 1:
             return found[0], ""
     found = expressions(text)
