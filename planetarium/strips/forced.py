@@ -381,6 +381,20 @@ def fully_specified(domain: DomainDef, problem: Problem) -> frozenset[Atom] | No
     return None if forced is None else states.unmask(forced)
 
 
+def goal_provably_unreachable(domain: DomainDef, problem: Problem) -> bool:
+    """Whether a cheap complete test proves that no reachable state holds ``problem``'s
+    positive goal: a goal atom unreachable even with deletes ignored, or two goal atoms h^2
+    mutex.  ``False`` proves nothing (a planner must still decide); a goal formula is left to
+    the planner."""
+    if problem.goal_formula is not None:
+        return False
+    states = GoalStates(domain, problem)
+    if not problem.goal <= set(states.index):
+        return True
+    positive = states.mask(problem.goal)
+    return bool(states.mutex_with(positive) & positive)
+
+
 def literal_closure(domain: DomainDef, problem: Problem
                     ) -> tuple[frozenset[Atom], frozenset[Atom], bool] | None:
     """The closure of a goal of literals: ``(F+, F- & U, positive_only)`` as
