@@ -171,3 +171,17 @@ def test_metamorphic_variants_are_equivalent(name, scale):
                     continue  # undecided in time, said so: never "not equivalent"
                 assert (result.status, result.equivalent) == (Status.DECIDED, True), (
                     seed, label, placeholder, result.reason)
+
+
+def test_goal_refuted_by_h2_is_decided_unsolvable():
+    """ACPBench's swap at its size with one role asked of two agents: no plan, which a search
+    proves only by exhausting 8! states (past the 10 s limit) and h^2 proves at once (two goal
+    atoms mutex): the pair is decided, not equivalent, and the answer is called unsolvable."""
+    gen = GENERATORS["swap"]
+    truth = gen.problem(random.Random(1), gen.acp)
+    assignment = sorted(a for a in truth.init if a[0] == "assigned")
+    (_, first, role), (_, second, _) = assignment[:2]
+    wrong = replace(truth, goal=frozenset({("assigned", first, role), ("assigned", second, role)}))
+    result = grade(text(gen, truth), text(gen, wrong), domain=gen.domain)
+    assert (result.status, result.equivalent) == (Status.DECIDED, False), result.reason
+    assert "unsolvable" in result.reason or "no plan" in result.reason, result.reason

@@ -142,11 +142,12 @@ class Domain:
         :func:`~planetarium.limits.check_deadline` while the planner runs (plug-in API:
         ``check_solvable`` always passes it; ``None`` means the deadline in force, and with
         neither :class:`~planetarium.limits.MissingDeadlineError`).  Domains without a planner
-        of their own use the generic search.
+        of their own use the generic search, with cheap proofs of "no plan" when it does not
+        finish at once (:mod:`planetarium.strips.refuting`).
         """
-        from ..strips.generic import generic_solve
+        from ..strips.refuting import solve_or_refute
 
-        return generic_solve(self.definition, problem, required("Domain.solve", deadline))
+        return solve_or_refute(self.definition, problem, required("Domain.solve", deadline))
 
     def dataset_tasks(self) -> Sequence[Any]:
         """Dataset task layouts this domain contributes (none by default)."""

@@ -82,8 +82,10 @@ def _lines(atoms: tuple[Atom, ...], separator: str) -> str:
     return separator.join(atom_to_pddl(a) for a in atoms)
 
 
-def domain_to_pddl(domain: DomainDef, *, typed: bool) -> str:
-    """Write a parsed STRIPS domain back as PDDL (types dropped unless ``typed``)."""
+def domain_to_pddl(domain: DomainDef, *, typed: bool, negative_goals: bool = False) -> str:
+    """Write a parsed STRIPS domain back as PDDL (types dropped unless ``typed``;
+    ``negative_goals``: declare ``:negative-preconditions``, which a planner reading a problem
+    with negative goal literals requires)."""
 
     def params(pairs: Iterable[tuple[str, str]]) -> str:
         return " ".join(f"{v} - {t}" if typed else v for v, t in pairs)
@@ -94,7 +96,8 @@ def domain_to_pddl(domain: DomainDef, *, typed: bool) -> str:
         return "(and " + " ".join(parts) + ")"
 
     lines = [f"(define (domain {domain.name})",
-             "(:requirements :strips" + (" :typing)" if typed else ")")]
+             "(:requirements :strips" + (" :typing" if typed else "")
+             + (" :negative-preconditions)" if negative_goals else ")")]
     if typed and domain.types:
         lines.append("(:types " + " ".join(f"{t} - {p}" for t, p in domain.types.items()) + ")")
     lines.append("(:predicates " + " ".join(

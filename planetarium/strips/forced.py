@@ -9,7 +9,9 @@ domain's problems get that here, each atom settled by a witness or a proof:
 2. **witnesses**: every reachable goal state found drops the candidates it lacks.  A bounded
    breadth-first walk inside the goal region around ``s0`` finds most of them (the robot's room,
    an untouched block); then, per candidate ``p``, a greedy search from ``s0`` for the goal with
-   ``p`` false (``not p`` compiled into an atom of its own, so FF sees it);
+   ``p`` false (``not p`` compiled into an atom of its own, so FF sees it), and where that and
+   the regression below run out of budget, Mimir's search for the same literals (the
+   ``[planners]`` extra; its plan is replayed here, its failure proves nothing);
 3. **proofs** for the rest: an at-least-one invariant (:mod:`.invariants`) whose other members
    are mutex with the goal; then regression with h^2 pruning (:mod:`.regression`), which is
    complete and usually tiny when the literals are unreachable.  Each atom proven true makes the
@@ -25,7 +27,7 @@ in every goal state: ``F-``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property
 
@@ -34,7 +36,7 @@ from ..limits import MAX_TIMEOUT_S, Deadline, check_deadline, current
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from .ff import FFHeuristic, greedy_search
-from .generic import generic_solve
+from .generic import generic_solve, mimir_plan_within
 from .invariants import forced_by_invariant
 from .mutex import h2_masks
 from .regression import BitOp, RegressionBudgetExceeded, regress
@@ -49,6 +51,9 @@ EXPLORE_PATIENCE = 200
 FIRST_SEARCH_STATES = 400
 FIRST_REGRESSION_STATES = 400
 GROWTH = 8
+#: Seconds Mimir may look for a witness per candidate our own search and regression left open
+#: in the first round (scaled with the budgets after it).
+MIMIR_WITNESS_S = 0.1
 
 
 class GoalStates:
@@ -193,18 +198,38 @@ class GoalStates:
             else:
                 if plan is None:
                     return None
-        if plan is not None and all(tuple(step) in self._by_step for step in plan):
-            state = self.init
-            for step in plan:
-                pre, add, delete = self.ops[self._by_step[tuple(step)]]
-                if state & pre != pre:
-                    break
-                state = (state & ~delete) | add
-            else:
-                if state & positive == positive:
-                    self._record(state)
-                    return state
+        if plan is not None:
+            state = self._replay(plan, positive, negative)
+            if state is not None:
+                return state
         return self.search(self.init, positive, negative, None)
+
+    def _replay(self, plan: Sequence[Sequence[str]], positive: int, negative: int) -> int | None:
+        """The state ``plan`` (another planner's) reaches from the initial state, recorded, when
+        every step applies here and the state satisfies the literals; ``None`` otherwise.  A
+        witness is never taken on another planner's word."""
+        state = self.init
+        for step in plan:
+            number = self._by_step.get(tuple(step))
+            if number is None:
+                return None
+            pre, add, delete = self.ops[number]
+            if state & pre != pre:
+                return None
+            state = (state & ~delete) | add
+        if not self._satisfies(state, positive, negative):
+            return None
+        self._record(state)
+        return state
+
+    def _mimir_witness(self, positive: int, negative: int, seconds: float) -> int | None:
+        """A reachable state satisfying the literals from Mimir's plan found within
+        ``seconds`` (the ``[planners]`` extra), replayed here; ``None`` proves nothing.  Mimir's
+        C++ search finds the witnesses that need leaving the goal region (Depots: unstack a
+        crate, carry the one below away, stack it again) many times faster than ours."""
+        goal = replace(self.problem, goal=self.unmask(positive), negative_goal=self.unmask(negative))
+        plan = mimir_plan_within(self.domain, goal, _deadline().within(seconds))
+        return None if plan is None else self._replay(plan, positive, negative)
 
     def explore(self, start: int, positive: int, negative: int) -> list[int]:
         """Goal states reachable from the goal state ``start`` without leaving the goal region
@@ -345,7 +370,9 @@ class GoalStates:
             reachable = regress(self.ops, self.deleters, self.adders, self.init, positive,
                                 negative, self.compatible, budget[1])
         except RegressionBudgetExceeded:
-            return None, everything
+            found = self._mimir_witness(positive, negative,
+                                        MIMIR_WITNESS_S * budget[0] / FIRST_SEARCH_STATES)
+            return (None, everything) if found is None else (False, found)
         return not reachable, everything
 
 
@@ -379,6 +406,20 @@ def fully_specified(domain: DomainDef, problem: Problem) -> frozenset[Atom] | No
         return None
     forced = states.forced(states.mask(problem.goal), states.mask(problem.negative_goal))
     return None if forced is None else states.unmask(forced)
+
+
+def goal_provably_unreachable(domain: DomainDef, problem: Problem) -> bool:
+    """Whether a cheap complete test proves that no reachable state holds ``problem``'s
+    positive goal: a goal atom unreachable even with deletes ignored, or two goal atoms h^2
+    mutex.  ``False`` proves nothing (a planner must still decide); a goal formula is left to
+    the planner."""
+    if problem.goal_formula is not None:
+        return False
+    states = GoalStates(domain, problem)
+    if not problem.goal <= set(states.index):
+        return True
+    positive = states.mask(problem.goal)
+    return bool(states.mutex_with(positive) & positive)
 
 
 def literal_closure(domain: DomainDef, problem: Problem

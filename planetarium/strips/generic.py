@@ -52,6 +52,24 @@ def generic_solve(domain: DomainDef, problem: Problem,
         return solve_by_search(domain, problem, deadline)
 
 
+def mimir_plan_within(domain: DomainDef, problem: Problem,
+                      deadline: Deadline) -> list[GroundStep] | None:
+    """Mimir's plan for ``problem`` (negative goal literals allowed) found before ``deadline``,
+    or ``None`` for any other outcome: the extra missing, the task refused or too large to
+    ground in time, no plan, time up.  For witnesses only (the caller replays the plan):
+    ``None`` proves nothing."""
+    try:
+        mimir = require("pymimir", "planners")
+    except MissingExtraError:
+        return None
+    if grounding_estimate(domain, problem) > deadline.remaining() * _MIMIR_GROUNDING_RATE:
+        return None
+    try:
+        return _solve_with_mimir(mimir, domain, problem, deadline)
+    except (RuntimeError, ResourceLimitError):
+        return None
+
+
 #: Ground actions Mimir instantiates per second (measured: 40k moves in 0.9 s, 1M in 36 s).
 _MIMIR_GROUNDING_RATE = 30_000
 
@@ -102,7 +120,8 @@ def _solve_with_mimir(mimir: ModuleType, domain: DomainDef, problem: Problem,
     typed = domain.typed and all(t != "object" for t in problem.object_types)
     with tempfile.TemporaryDirectory(prefix="planetarium-") as tmp:
         domain_file, problem_file = Path(tmp, "domain.pddl"), Path(tmp, "problem.pddl")
-        domain_file.write_text(domain_to_pddl(domain, typed=typed))
+        domain_file.write_text(domain_to_pddl(domain, typed=typed,
+                                              negative_goals=bool(problem.negative_goal)))
         problem_file.write_text(problem_to_pddl(problem, typed=typed))
         with _quiet_stdout():
             task = mimir.Problem(mimir.Domain(domain_file), problem_file)

@@ -57,7 +57,8 @@ def _instantiate(atom: Atom, binding: dict[str, str]) -> Atom:
 
 
 def _bindings(action: Action, facts: dict[str, set[Atom]],
-              pools: dict[str, dict[str, None]]) -> Iterator[dict[str, str]]:
+              pools: dict[str, dict[str, None]],
+              new: dict[str, set[Atom]] | None = None) -> Iterator[dict[str, str]]:
     """Every binding of ``action``'s parameters under which all its preconditions are in ``facts``.
 
     Preconditions are joined one at a time against the facts of their predicate, rarest
@@ -65,32 +66,51 @@ def _bindings(action: Action, facts: dict[str, set[Atom]],
     variables are all bound by then is a set lookup, not a scan (an inequality or adjacency
     predicate with a fact per pair of objects stays cheap); parameters no precondition mentions
     range over the objects of their type.
+
+    ``new`` (facts of ``facts`` added since the last call): only the bindings under which some
+    precondition is one of them (the semi-naive evaluation of Datalog: the others were all found
+    before), each once: the ``i``-th precondition is joined first against them, those before it
+    against the older facts, those after it against all.  An action without preconditions then
+    comes never.
     """
     params = [v for v, _ in action.parameters]
     pres = sorted(action.precondition, key=lambda p: len(facts.get(p[0], ())))
+    none: dict[str, set[Atom]] = {}
+    if new is None:
+        orders = [(pres, [(facts, none)] * len(pres))]
+    else:
+        orders = [([pre, *pres[:i], *pres[i + 1:]],
+                   [(new, none)] + [(facts, new)] * i + [(facts, none)] * (len(pres) - 1 - i))
+                  for i, pre in enumerate(pres) if new.get(pre[0])]
 
-    def extend(i: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
-        if i == len(pres):
+    def extend(i: int, binding: dict[str, str], order: list[Atom],
+               sources: list[tuple[dict[str, set[Atom]], dict[str, set[Atom]]]]
+               ) -> Iterator[dict[str, str]]:
+        if i == len(order):
             free = [v for v in params if v not in binding]
             yield from fill(free, binding)
             return
-        pattern = pres[i]
+        pattern = order[i]
+        source = sources[i][0].get(pattern[0], ())
+        left_out = sources[i][1].get(pattern[0], ())  # ``new`` for the older facts
         if all(not term.startswith("?") or term in binding for term in pattern[1:]):
-            if _instantiate(pattern, binding) in facts.get(pattern[0], ()):
-                yield from extend(i + 1, binding)
+            fact = _instantiate(pattern, binding)
+            if fact in source and fact not in left_out:
+                yield from extend(i + 1, binding, order, sources)
             return
-        for fact in facts.get(pattern[0], ()):
-            if len(fact) != len(pattern):
+        for fact in source:
+            if len(fact) != len(pattern) or fact in left_out:
                 continue
-            new = dict(binding)
+            new_binding = dict(binding)
             for term, value in zip(pattern[1:], fact[1:], strict=True):
                 if term.startswith("?"):
-                    if new.setdefault(term, value) != value or value not in pools.get(term, ()):
+                    if (new_binding.setdefault(term, value) != value
+                            or value not in pools.get(term, ())):
                         break
                 elif term != value:
                     break
             else:
-                yield from extend(i + 1, new)
+                yield from extend(i + 1, new_binding, order, sources)
 
     def fill(free: list[str], binding: dict[str, str]) -> Iterator[dict[str, str]]:
         if not free:
@@ -99,7 +119,8 @@ def _bindings(action: Action, facts: dict[str, set[Atom]],
         for value in pools[free[0]]:
             yield from fill(free[1:], {**binding, free[0]: value})
 
-    yield from extend(0, {})
+    for order, sources in orders:
+        yield from extend(0, {}, order, sources)
 
 
 GroundInstance = tuple[GroundStep, frozenset, frozenset, frozenset]  # step, pre, add, delete
@@ -125,12 +146,22 @@ def relaxed_ground(domain: DomainDef, problem: Problem,
     }
     ground: dict[GroundStep, GroundInstance] = {}
     tried = 0
+    added: list[Atom] = []  # facts reached after the initial state, in order
+    seen_upto: dict[str, int] = {}  # action -> len(added) when it was last joined
     changed = True
     while changed:  # apply every applicable action, ignoring deletes, until nothing is new
         changed = False
         for action in domain.actions.values():
             fresh: set[Atom] = set()  # joined into by_pred after the loop that iterates it
-            for binding in _bindings(action, by_pred, pools[action.name]):
+            new: dict[str, set[Atom]] | None = None  # first join: against every fact
+            if action.name in seen_upto:
+                new = {}
+                for fact in added[seen_upto[action.name]:]:
+                    new.setdefault(fact[0], set()).add(fact)
+            seen_upto[action.name] = len(added)
+            if new == {}:
+                continue  # nothing new since its last join: no new binding
+            for binding in _bindings(action, by_pred, pools[action.name], new):
                 tried += 1
                 if (deadline is not None and tried % _CLOCK_EVERY == 0
                         and deadline.expired()):
@@ -145,6 +176,7 @@ def relaxed_ground(domain: DomainDef, problem: Problem,
                 fresh |= add - reached
             for fact in fresh - reached:
                 reached.add(fact)
+                added.append(fact)
                 by_pred.setdefault(fact[0], set()).add(fact)
                 changed = True
     return list(ground.values()), reached
