@@ -28,21 +28,13 @@ from itertools import count
 
 from ..errors import ResourceLimitError
 from ..limits import Deadline
+from .bits import indices as bit_indices
 from .plan_io import GroundStep
 from .search import GroundTask, _trace
 
 INFINITE = float("inf")
 #: Expansions between two looks at the deadline.
 _CLOCK_EVERY = 64
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class FFHeuristic:
@@ -56,11 +48,11 @@ class FFHeuristic:
     """
 
     def __init__(self, task: GroundTask) -> None:
-        self.pre = [_bits(m) for m in task.pre]
-        self.add = [_bits(m) for m in task.add]
+        self.pre = [bit_indices(m) for m in task.pre]
+        self.add = [bit_indices(m) for m in task.add]
         self.pre_masks = task.pre
         self.pre_len = [len(p) for p in self.pre]
-        self.goal = _bits(task.goal)
+        self.goal = bit_indices(task.goal)
         self.by_pre: list[list[int]] = [[] for _ in task.atoms]
         self.free: list[int] = []  # operators without preconditions
         for op, pres in enumerate(self.pre):
@@ -70,7 +62,7 @@ class FFHeuristic:
                 self.free.append(op)
 
     def __call__(self, state: int) -> tuple[float, list[int]]:
-        facts = _bits(state)
+        facts = bit_indices(state)
         level = dict.fromkeys(facts, 0)
         supporter: dict[int, int] = {}
         waiting = list(self.pre_len)
@@ -116,7 +108,7 @@ class FFHeuristic:
         """The same heuristic towards another goal, without the operators ``banned`` (the
         operator tables are shared)."""
         other = copy.copy(self)
-        other.goal = _bits(goal)
+        other.goal = bit_indices(goal)
         if banned:
             other.pre_len = list(self.pre_len)
             for op in banned:
@@ -184,4 +176,3 @@ def greedy_search(task: GroundTask, deadline: Deadline, max_states: int,
                 if index in good:
                     heapq.heappush(preferred, entry)
     return SearchOutcome(False, None, len(parent))
-

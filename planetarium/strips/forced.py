@@ -35,6 +35,7 @@ from ..errors import MissingExtraError, ResourceLimitError, require
 from ..limits import MAX_TIMEOUT_S, Deadline, check_deadline, current
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
+from .bits import indices as bit_indices
 from .ff import FFHeuristic, greedy_search
 from .generic import generic_solve, mimir_plan_within
 from .invariants import forced_by_invariant
@@ -81,9 +82,9 @@ class GoalStates:
             self.ops.append(op)
             steps.append(step)
             self.changing |= op[1] | op[2]
-            for i in _indices(op[1]):
+            for i in bit_indices(op[1]):
                 self.adders.setdefault(i, []).append(number)
-            for i in _indices(op[2] & ~op[1]):
+            for i in bit_indices(op[2] & ~op[1]):
                 self.deleters.setdefault(i, []).append(number)
         negated = tuple(("not",) + atom for atom in self.atoms)
         self.task = GroundTask(
@@ -108,7 +109,7 @@ class GoalStates:
         return state | ((~state & self.full) << self.n)
 
     def unmask(self, bits: int) -> frozenset[Atom]:
-        return frozenset(self.atoms[i] for i in _indices(bits))
+        return frozenset(self.atoms[i] for i in bit_indices(bits))
 
     @cached_property
     def ff(self) -> FFHeuristic:
@@ -122,7 +123,7 @@ class GoalStates:
     def mutex_with(self, atoms: int) -> int:
         """The atoms that never hold together with all of ``atoms`` (some pair is h^2 mutex)."""
         out = 0
-        for i in _indices(atoms):
+        for i in bit_indices(atoms):
             out |= ~self.compatible[i] & self.full
         return out
 
@@ -176,7 +177,7 @@ class GoalStates:
     def _adding(self, atoms: int) -> set[int]:
         """The ops that add some atom of ``atoms``."""
         found: set[int] = set()
-        for i in _indices(atoms):
+        for i in bit_indices(atoms):
             found.update(self.adders.get(i, ()))
         return found
 
@@ -308,7 +309,7 @@ class GoalStates:
         while open_:
             open_, proven = self._invariant_fixpoint(open_, proven, positive, negative)
             undecided = 0
-            for atom in _indices(open_):
+            for atom in bit_indices(open_):
                 bit = 1 << atom
                 if not open_ & bit:
                     continue  # a witness found for another atom dropped it
@@ -337,7 +338,7 @@ class GoalStates:
         while progress and open_:
             progress = False
             false_in_goals = (negative | self.mutex_with(positive | proven)) & self.full
-            for atom in _indices(open_):
+            for atom in bit_indices(open_):
                 if forced_by_invariant(atom, self.ops, self.deleters, self.init, false_in_goals,
                                        self.compatible):
                     open_ &= ~(1 << atom)
@@ -374,15 +375,6 @@ class GoalStates:
                                         MIMIR_WITNESS_S * budget[0] / FIRST_SEARCH_STATES)
             return (None, everything) if found is None else (False, found)
         return not reachable, everything
-
-
-def _indices(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 def _deadline() -> Deadline:
@@ -437,10 +429,10 @@ def literal_closure(domain: DomainDef, problem: Problem
     if forced is None:
         return None
     false_in_goals = 0
-    for atom in _indices(states.changing & states.full & ~states.goal_union & ~forced):
+    for atom in bit_indices(states.changing & states.full & ~states.goal_union & ~forced):
         bit = 1 << atom
         if states.reaches(bit, 0) and not states.reaches(positive | bit, negative):
             false_in_goals |= bit
     positive_only = not any(states.reaches(forced | (1 << atom), 0)
-                            for atom in _indices(negative))
+                            for atom in bit_indices(negative))
     return states.unmask(forced), states.unmask(false_in_goals), positive_only

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .bits import indices as bit_indices
 from .regression import BitOp
 
 #: Sets ``S`` tried (each a node of the backtracking over which helper joins) before giving up.
@@ -44,26 +45,17 @@ def forced_by_invariant(atom: int, ops: Sequence[BitOp], deleters: dict[int, lis
         if threat is None:
             return bool(init & members)
         helpers = ops[threat][1] & false_in_goals
-        order = sorted(_indices(helpers),
+        order = sorted(bit_indices(helpers),
                        key=lambda i: _new_threats(members | (1 << i), i, ops, deleters))
         return any(grow(members | (1 << i)) for i in order)
 
     return grow(1 << atom)
 
 
-def _indices(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
-
-
 def _first_threat(members: int, ops: Sequence[BitOp], deleters: dict[int, list[int]],
                   compatible: Sequence[int]) -> int | None:
     """An op that may leave no member of ``members`` true, or ``None`` when none does."""
-    for atom in _indices(members):
+    for atom in bit_indices(members):
         for index in deleters.get(atom, ()):
             pre, add, delete = ops[index]
             if add & members or pre & members & ~delete:
@@ -82,7 +74,7 @@ def _new_threats(members: int, atom: int, ops: Sequence[BitOp],
 def _never_with(deleted: int, pre: int, compatible: Sequence[int]) -> bool:
     """Whether every atom of ``deleted`` is mutex with some atom of ``pre`` (so none of them
     holds when the action applies)."""
-    for atom in _indices(deleted):
+    for atom in bit_indices(deleted):
         if not pre & ~compatible[atom]:
             return False
     return True

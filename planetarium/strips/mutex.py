@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..limits import check_deadline
+from .bits import indices as bit_indices
 from .regression import BitOp
 
 #: Actions looked at between two looks at the deadline.
@@ -25,7 +26,7 @@ def h2_masks(ops: Sequence[BitOp], init: int, changing: int, n: int) -> list[int
     comp = [0] * n
     reached = init
     fluent_init = init & changing
-    for i in _indices(fluent_init):
+    for i in bit_indices(fluent_init):
         comp[i] = fluent_init
     fluent_ops = [(pre & changing, add & changing, delete & changing) for pre, add, delete in ops]
     changed = True
@@ -38,7 +39,7 @@ def h2_masks(ops: Sequence[BitOp], init: int, changing: int, n: int) -> list[int
                 continue
             survivors = reached
             ok = True
-            for p in _indices(pre):
+            for p in bit_indices(pre):
                 if pre & ~comp[p]:
                     ok = False
                     break
@@ -47,13 +48,13 @@ def h2_masks(ops: Sequence[BitOp], init: int, changing: int, n: int) -> list[int
                 continue
             survivors &= ~delete & ~add
             gain = add | survivors
-            for q in _indices(add):
+            for q in bit_indices(add):
                 new = gain & ~comp[q]
                 if new:
                     comp[q] |= new
                     changed = True
                     bit = 1 << q
-                    for r in _indices(new):
+                    for r in bit_indices(new):
                         comp[r] |= bit
             if add & ~reached:
                 reached |= add
@@ -62,12 +63,3 @@ def h2_masks(ops: Sequence[BitOp], init: int, changing: int, n: int) -> list[int
     everything = reached | static
     return [everything if static >> i & 1 else (comp[i] | static if reached >> i & 1 else 0)
             for i in range(n)]
-
-
-def _indices(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
