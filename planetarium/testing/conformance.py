@@ -34,7 +34,7 @@ the grader's answer is itself an enumeration, agreeing with the enumeration prov
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -108,20 +108,8 @@ def check_fully_specify(domain: Domain, problems: Iterable[Problem], *,
     checked problems the domain's ``closed_form_covers`` hook claims; on the others
     ``fully_specify`` may be the very enumeration it is compared with.
     """
-    mismatches = []
-    checked = skipped = closed_form = 0
-    for problem in problems:
-        try:
-            expected = reachable_goal_intersection(domain.definition, problem, max_states)
-            got = domain.fully_specify(problem)
-        except ResourceLimitError:
-            skipped += 1
-            continue
-        checked += 1
-        closed_form += domain.closed_form_covers(problem)
-        if got != expected:
-            mismatches.append(Mismatch(problem, expected, got))
-    return Report(mismatches, checked, skipped, closed_form)
+    return _compare_closures(domain, problems, lambda problem: reachable_goal_intersection(
+        domain.definition, problem, max_states))
 
 
 def check_against_generic(domain: Domain, problems: Iterable[Problem]) -> Report[Mismatch]:
@@ -131,11 +119,19 @@ def check_against_generic(domain: Domain, problems: Iterable[Problem]) -> Report
     deadline (``with Deadline.start(seconds).applied():``); a problem on which either side hits
     a resource limit is counted as skipped, and ``closed_form`` counts the checked problems the
     domain's ``closed_form_covers`` claims."""
+    return _compare_closures(domain, problems,
+                             lambda problem: Domain.fully_specify(domain, problem))
+
+
+def _compare_closures(domain: Domain, problems: Iterable[Problem],
+                      reference: Callable[[Problem], frozenset[Atom] | None]) -> Report[Mismatch]:
+    """``domain.fully_specify`` against ``reference`` on each problem; a resource limit on
+    either side skips the problem."""
     mismatches = []
     checked = skipped = closed_form = 0
     for problem in problems:
         try:
-            expected = Domain.fully_specify(domain, problem)
+            expected = reference(problem)
             got = domain.fully_specify(problem)
         except ResourceLimitError:
             skipped += 1
