@@ -26,7 +26,7 @@ from planetarium.pddl.writer import problem_to_pddl
 from planetarium.strips.grounding import ground_actions
 from planetarium.testing.acp_problems import GENERATORS, AcpGenerator
 from planetarium.testing.bruteforce import equivalent_by_definition
-from planetarium.testing.pairs import near_miss, renamed
+from planetarium.testing.pairs import goal_renamed, near_miss, renamed
 
 DOMAINS = sorted(GENERATORS)
 SEEDS = range(3)
@@ -92,6 +92,7 @@ def predictions(gen: AcpGenerator, truth: Problem, rng: random.Random) -> dict[s
         "renamed": renamed(truth, rng),
         "implied added": renamed(replace(truth, goal=truth.goal | set(extra[:3])), rng),
         "near miss": near_miss(truth, rng),
+        "goal's objects renamed, initial state kept": goal_renamed(truth, rng),
         "goal of a walk from another state": replace(truth, goal=other.goal)
         if other.objects == truth.objects else near_miss(truth, rng),
         "one goal fact dropped": replace(truth, goal=truth.goal - {min(truth.goal)})

@@ -14,13 +14,21 @@ exact:
    the robot in a room and a usable gripper), ``g(G_a) = G_b`` iff ``g`` maps signature onto
    signature (then ``g`` maps reachable states onto reachable states) and the closures (``F+``
    and ``F-``) onto each other — one graph isomorphism decides it;
-4. otherwise the goal-state sets are enumerated (bounded) and every bijection that maps
+4. any other domain (read from a file, no closed form): for a few bijections ``g`` that map
+   the closures and the atoms reachable with deletes ignored onto each other (domain constants
+   fixed), look for plans from ``b``'s initial
+   state to ``g(init_a)`` and back.  Both found prove ``g(G_a) = G_b``: the actions commute
+   with renaming, so ``g`` maps ``a``'s reachable states onto those reachable from
+   ``g(init_a)``, which are ``b``'s when the two states reach each other; and a state is a goal
+   state exactly when it is reachable and agrees with the closure.  This decides "equivalent"
+   at IPC sizes in domains whose moves can be undone (Blocks World, Gripper, Logistics, ...);
+5. otherwise the goal-state sets are enumerated (bounded) and every bijection that maps
    ``F+_a`` onto ``F+_b`` and the atoms of some goal state onto those of some goal state is
    tried; running out of states or candidate bijections is a ``timeout``.
 
 **Goal formulas** (``or`` / ``imply`` / ``exists`` / ``forall``): identity mode tries every
 renaming that maps the initial states (graph isomorphisms, enumerated) against the explicit
-goal-state sets; strict placeholder as in step 4; the paper's placeholder mode compares fully
+goal-state sets; strict placeholder as in step 5; the paper's placeholder mode compares fully
 specified goal *scenes*, which such goals do not have, so it is ``unsupported``.  Past the
 state or renaming budget the goal is ``unsupported`` with the reason.
 """
@@ -28,6 +36,8 @@ state or renaming budget the goal is ``unsupported`` with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
+from math import prod
 
 import rustworkx as rx
 
@@ -44,11 +54,17 @@ from ..graph import (
 )
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
+from ..strips.forced import GoalStates
 from ..strips.grounding import StateBudgetExceeded
+from ..strips.symmetry import schema_constants
 from .closure import explicit_goal_states
 
 #: Candidate renamings tried against explicit goal-state sets before giving up.
 MAX_RENAMINGS = 20_000
+#: Renamings of the closures tried for a round trip of initial states (step 4), and the states
+#: each of its two searches may expand: a witness found fast or not at all, the enumeration next.
+MAX_ROUND_TRIP_RENAMINGS = 4
+ROUND_TRIP_STATES = 2_000
 
 
 #: A fully specified goal: the facts true and the facts false in every goal state.
@@ -84,9 +100,13 @@ def _maps_onto(states: Iterable[frozenset[Atom]], mapping: dict[str, str], targe
     for count, state in enumerate(states, 1):
         if not count % _CLOCK_EVERY:
             budget.check()
-        if frozenset((x[0],) + tuple(mapping[y] for y in x[1:]) for x in state) not in targets:
+        if _renamed(state, mapping) not in targets:
             return False
     return True
+
+
+def _renamed(atoms: Iterable[Atom], mapping: dict[str, str]) -> frozenset[Atom]:
+    return frozenset((x[0],) + tuple(mapping[y] for y in x[1:]) for x in atoms)
 
 
 def _raise_timeout(why: str) -> None:
@@ -119,7 +139,7 @@ def _same_goal_sets_under_some_renaming(a: Problem, b: Problem, goals_a: frozens
 
 def strict_placeholder(a: Problem, b: Problem, domain: Domain, closure_a: Closure, closure_b: Closure,
                        anchors: frozenset[str], budget: SearchBudget) -> Decision:
-    """Steps 2-4 of the module docstring (step 1 already failed; initial states isomorphic)."""
+    """Steps 2-5 of the module docstring (step 1 already failed; initial states isomorphic)."""
     (pos_a, neg_a), (pos_b, neg_b) = closure_a, closure_b
     scene_a = problem_graph(a.objects, a.object_types, ((GOAL, pos_a),), anchors)
     scene_b = problem_graph(b.objects, b.object_types, ((GOAL, pos_b),), anchors)
@@ -136,12 +156,62 @@ def strict_placeholder(a: Problem, b: Problem, domain: Domain, closure_a: Closur
                            "keeps the reachable states maps the goal states)"))
         return (False, ("no renaming that keeps the reachable states maps one set of goal "
                         "states onto the other"))
+    if _round_trip_renaming(a, b, domain, closure_a, closure_b, anchors, budget):
+        return (True, ("equivalent up to renaming the goal's objects (the renamed initial state "
+                       "and the prediction's reach each other, so the renaming maps the goal "
+                       "states)"))
     goals_a = explicit_goal_states(domain, a)
     goals_b = explicit_goal_states(domain, b)
     if _same_goal_sets_under_some_renaming(a, b, goals_a, goals_b, anchors, budget, _raise_timeout):
         return (True, "some renaming maps one set of reachable goal states onto the other")
     return (False, ("no renaming maps one set of reachable goal states onto the other "
                            "(the fully specified goals match, the reachable goal states do not)"))
+
+
+def _round_trip_renaming(a: Problem, b: Problem, domain: Domain, closure_a: Closure,
+                         closure_b: Closure, anchors: frozenset[str], budget: SearchBudget) -> bool:
+    """Step 4 of the module docstring: whether some renaming ``g`` of the closures was shown to
+    map ``a``'s goal states onto ``b``'s by plans between ``g(init_a)`` and ``init_b``.
+
+    ``False`` proves nothing.  Candidates also map the atoms reachable with deletes ignored onto
+    each other, which two states reaching each other must (relaxed reachability commutes with
+    renaming): a truck stays in its city, a bijection that moves it to another is never tried.
+    Objects the action schemas name stay put: renaming them would not commute with the actions.
+    """
+    fixed = anchors | (schema_constants(domain.definition) & set(a.objects) & set(b.objects))
+    states_a, states_b = GoalStates(domain.definition, a), GoalStates(domain.definition, b)
+    first, second = (problem_graph(p.objects, p.object_types,
+                                   ((GOAL, positive), (GOAL_FALSE, negative),
+                                    (REACH, _informative(states.atoms))), fixed)
+                     for p, (positive, negative), states in ((a, closure_a, states_a),
+                                                             (b, closure_b, states_b)))
+    if first.num_nodes() != second.num_nodes() or not isomorphic(first, second, budget):
+        return False
+    renamings = _renamings(first, second, len(a.objects), a.objects, b.objects, budget,
+                           _raise_timeout)
+    return any(states_b.round_trip(_renamed(a.init, mapping), ROUND_TRIP_STATES)
+               for mapping in islice(renamings, MAX_ROUND_TRIP_RENAMINGS))
+
+
+def _informative(atoms: Iterable[Atom]) -> frozenset[Atom]:
+    """``atoms`` with each relation that is the product of its columns (Gripper's relaxed
+    ``at``: any ball in any room) replaced by its columns, as unary facts ``predicate@i``
+    (``@`` never occurs in a PDDL name).  A bijection maps one product onto another exactly when
+    it maps column onto column, so the isomorphisms stay the same; as edges, a product would
+    only lead VF2 through permutations of look-alikes."""
+    by_predicate: dict[str, set[Atom]] = {}
+    for atom in atoms:
+        by_predicate.setdefault(atom[0], set()).add(atom)
+    out: set[Atom] = set()
+    for predicate, relation in by_predicate.items():
+        arity = len(next(iter(relation))) - 1
+        columns = [{atom[i] for atom in relation} for i in range(1, arity + 1)]
+        if arity < 2 or len(relation) != prod(len(column) for column in columns):
+            out |= relation
+            continue
+        out.update((f"{predicate}@{i}", name) for i, column in enumerate(columns, 1)
+                   for name in column)
+    return frozenset(out)
 
 
 def compare_formula_goals(a: Problem, b: Problem, domain: Domain, init_a: rx.PyDiGraph,

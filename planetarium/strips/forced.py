@@ -55,6 +55,8 @@ GROWTH = 8
 #: Seconds Mimir may look for a witness per candidate our own search and regression left open
 #: in the first round (scaled with the budgets after it).
 MIMIR_WITNESS_S = 0.1
+#: Seconds Mimir may look for each plan of a round trip between two states.
+ROUND_TRIP_MIMIR_S = 1.0
 
 
 class GoalStates:
@@ -165,6 +167,33 @@ class GoalStates:
         self._record(state)
         return state
 
+    def round_trip(self, state: frozenset[Atom], max_states: int) -> bool:
+        """Whether plans were found from the initial state to exactly ``state`` and back again:
+        then both reach the same states (a proof by two witnesses).  ``False`` proves nothing:
+        each search stops after ``max_states`` states; :class:`ResourceLimitError` past the
+        deadline.  Searching back from ``state`` inside this grounding is sound once ``state``
+        is reached: what it reaches, the initial state reaches too."""
+        bits = self.mask(state)
+        if self.unmask(bits) != state:  # an atom the initial state never reaches, even relaxed
+            return False
+        return bits == self.init or (self._leads_to(self.init, bits, max_states)
+                                     and self._leads_to(bits, self.init, max_states))
+
+    def _leads_to(self, start: int, target: int, max_states: int) -> bool:
+        """Whether a plan from the reachable state ``start`` to exactly ``target`` was found:
+        Mimir's (the ``[planners]`` extra, replayed here), else ours within ``max_states``."""
+        negative = self.full & ~target
+        task = replace(self.problem, init=self.unmask(start), goal=self.unmask(target),
+                       negative_goal=self.unmask(negative))
+        plan = mimir_plan_within(self.domain, task, _deadline().within(ROUND_TRIP_MIMIR_S))
+        if plan is not None and self._replay(plan, start, target, negative) is not None:
+            return True
+        try:
+            return self.search(start, target, negative, max_states) is not None
+        except ResourceLimitError:
+            _reraise_if_late()
+            return False
+
     @cached_property
     def monotone(self) -> int:
         """Atoms no action deletes: once true, true for ever."""
@@ -200,16 +229,17 @@ class GoalStates:
                 if plan is None:
                     return None
         if plan is not None:
-            state = self._replay(plan, positive, negative)
+            state = self._replay(plan, self.init, positive, negative)
             if state is not None:
                 return state
         return self.search(self.init, positive, negative, None)
 
-    def _replay(self, plan: Sequence[Sequence[str]], positive: int, negative: int) -> int | None:
-        """The state ``plan`` (another planner's) reaches from the initial state, recorded, when
-        every step applies here and the state satisfies the literals; ``None`` otherwise.  A
-        witness is never taken on another planner's word."""
-        state = self.init
+    def _replay(self, plan: Sequence[Sequence[str]], start: int, positive: int,
+                negative: int) -> int | None:
+        """The state ``plan`` (another planner's) reaches from the reachable state ``start``,
+        recorded, when every step applies here and the state satisfies the literals; ``None``
+        otherwise.  A witness is never taken on another planner's word."""
+        state = start
         for step in plan:
             number = self._by_step.get(tuple(step))
             if number is None:
@@ -230,7 +260,7 @@ class GoalStates:
         crate, carry the one below away, stack it again) many times faster than ours."""
         goal = replace(self.problem, goal=self.unmask(positive), negative_goal=self.unmask(negative))
         plan = mimir_plan_within(self.domain, goal, _deadline().within(seconds))
-        return None if plan is None else self._replay(plan, positive, negative)
+        return None if plan is None else self._replay(plan, self.init, positive, negative)
 
     def explore(self, start: int, positive: int, negative: int) -> list[int]:
         """Goal states reachable from the goal state ``start`` without leaving the goal region

@@ -1,7 +1,9 @@
 """Predictions made from a ground truth, for benchmarks, fuzzing and metamorphic tests.
 
 A prediction is the ground truth renamed and redeclared in another order (an equivalent answer,
-:func:`renamed`), or with one goal fact changed (a near miss, :func:`near_miss`); :func:`render`
+:func:`renamed`), with one goal fact changed (a near miss, :func:`near_miss`), or with only the
+goal's objects renamed (:func:`goal_renamed`: equivalent in the paper's placeholder mode when
+the fully specified goals match, and in the strict one when the goal states do); :func:`render`
 writes either as PDDL text through the package's one writer.  The problems themselves come from
 :mod:`planetarium.testing.generators`.
 """
@@ -32,13 +34,28 @@ def renamed(problem: Problem, rng: random.Random, *, rename: bool = True,
     order = list(range(len(problem.objects)))
     rng.shuffle(order)
 
-    def atoms(facts: frozenset[Atom]) -> frozenset[Atom]:
-        return frozenset((a[0], *(mapping[x] for x in a[1:])) for a in facts)
-
     return replace(problem, objects=tuple(mapping[problem.objects[i]] for i in order),
                    object_types=tuple(problem.object_types[i] for i in order),
-                   init=atoms(problem.init), goal=atoms(problem.goal),
-                   negative_goal=atoms(problem.negative_goal))
+                   init=_renamed(problem.init, mapping), goal=_renamed(problem.goal, mapping),
+                   negative_goal=_renamed(problem.negative_goal, mapping))
+
+
+def goal_renamed(problem: Problem, rng: random.Random) -> Problem:
+    """``problem`` with its goal literals (not its initial state) renamed by a random bijection
+    that keeps each object's type."""
+    by_type: dict[str, list[str]] = {}
+    for name, kind in zip(problem.objects, problem.object_types, strict=True):
+        by_type.setdefault(kind, []).append(name)
+    mapping: dict[str, str] = {}
+    for names in by_type.values():
+        mapping.update(zip(names, rng.sample(names, len(names)), strict=True))
+
+    return replace(problem, goal=_renamed(problem.goal, mapping),
+                   negative_goal=_renamed(problem.negative_goal, mapping))
+
+
+def _renamed(facts: frozenset[Atom], mapping: dict[str, str]) -> frozenset[Atom]:
+    return frozenset((a[0], *(mapping[x] for x in a[1:])) for a in facts)
 
 
 def render(problem: Problem, rng: random.Random, *, rename: bool = True,
