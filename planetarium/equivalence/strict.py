@@ -22,13 +22,16 @@ exact:
    ``g(init_a)``, which are ``b``'s when the two states reach each other; and a state is a goal
    state exactly when it is reachable and agrees with the closure.  This decides "equivalent"
    at IPC sizes in domains whose moves can be undone (Blocks World, Gripper, Logistics, ...);
-5. otherwise the goal-state sets are enumerated (bounded) and every bijection that maps
+5. ``g(G_a) = G_b`` also maps the facts true in *some* goal state onto each other: computed
+   like ``F+`` (each fact by a witness goal state or a proof that none holds it), no renaming
+   mapping them jointly with ``F+`` refutes (the rover on the wrong half of the map);
+6. otherwise the goal-state sets are enumerated (bounded) and every bijection that maps
    ``F+_a`` onto ``F+_b`` and the atoms of some goal state onto those of some goal state is
    tried; running out of states or candidate bijections is a ``timeout``.
 
 **Goal formulas** (``or`` / ``imply`` / ``exists`` / ``forall``): identity mode tries every
 renaming that maps the initial states (graph isomorphisms, enumerated) against the explicit
-goal-state sets; strict placeholder as in step 5; the paper's placeholder mode compares fully
+goal-state sets; strict placeholder as in step 6; the paper's placeholder mode compares fully
 specified goal *scenes*, which such goals do not have, so it is ``unsupported``.  Past the
 state or renaming budget the goal is ``unsupported`` with the reason.
 """
@@ -139,7 +142,7 @@ def _same_goal_sets_under_some_renaming(a: Problem, b: Problem, goals_a: frozens
 
 def strict_placeholder(a: Problem, b: Problem, domain: Domain, closure_a: Closure, closure_b: Closure,
                        anchors: frozenset[str], budget: SearchBudget) -> Decision:
-    """Steps 2-5 of the module docstring (step 1 already failed; initial states isomorphic)."""
+    """Steps 2-6 of the module docstring (step 1 already failed; initial states isomorphic)."""
     (pos_a, neg_a), (pos_b, neg_b) = closure_a, closure_b
     scene_a = problem_graph(a.objects, a.object_types, ((GOAL, pos_a),), anchors)
     scene_b = problem_graph(b.objects, b.object_types, ((GOAL, pos_b),), anchors)
@@ -156,10 +159,15 @@ def strict_placeholder(a: Problem, b: Problem, domain: Domain, closure_a: Closur
                            "keeps the reachable states maps the goal states)"))
         return (False, ("no renaming that keeps the reachable states maps one set of goal "
                         "states onto the other"))
-    if _round_trip_renaming(a, b, domain, closure_a, closure_b, anchors, budget):
+    states = GoalStates(domain.definition, a), GoalStates(domain.definition, b)
+    if _round_trip_renaming(a, b, domain, states, closure_a, closure_b, anchors, budget):
         return (True, ("equivalent up to renaming the goal's objects (the renamed initial state "
                        "and the prediction's reach each other, so the renaming maps the goal "
                        "states)"))
+    if not _possible_facts_match(a, b, states, pos_a, pos_b, anchors, budget):
+        return (False, ("no renaming maps one set of reachable goal states onto the other: "
+                        "the facts true in some goal state differ (the fully specified goals "
+                        "match)"))
     goals_a = explicit_goal_states(domain, a)
     goals_b = explicit_goal_states(domain, b)
     if _same_goal_sets_under_some_renaming(a, b, goals_a, goals_b, anchors, budget, _raise_timeout):
@@ -168,7 +176,8 @@ def strict_placeholder(a: Problem, b: Problem, domain: Domain, closure_a: Closur
                            "(the fully specified goals match, the reachable goal states do not)"))
 
 
-def _round_trip_renaming(a: Problem, b: Problem, domain: Domain, closure_a: Closure,
+def _round_trip_renaming(a: Problem, b: Problem, domain: Domain,
+                         states: tuple[GoalStates, GoalStates], closure_a: Closure,
                          closure_b: Closure, anchors: frozenset[str], budget: SearchBudget) -> bool:
     """Step 4 of the module docstring: whether some renaming ``g`` of the closures was shown to
     map ``a``'s goal states onto ``b``'s by plans between ``g(init_a)`` and ``init_b``.
@@ -179,18 +188,37 @@ def _round_trip_renaming(a: Problem, b: Problem, domain: Domain, closure_a: Clos
     Objects the action schemas name stay put: renaming them would not commute with the actions.
     """
     fixed = anchors | (schema_constants(domain.definition) & set(a.objects) & set(b.objects))
-    states_a, states_b = GoalStates(domain.definition, a), GoalStates(domain.definition, b)
     first, second = (problem_graph(p.objects, p.object_types,
                                    ((GOAL, positive), (GOAL_FALSE, negative),
-                                    (REACH, _informative(states.atoms))), fixed)
-                     for p, (positive, negative), states in ((a, closure_a, states_a),
-                                                             (b, closure_b, states_b)))
+                                    (REACH, _informative(reached.atoms))), fixed)
+                     for p, (positive, negative), reached in zip((a, b), (closure_a, closure_b),
+                                                                  states, strict=True))
     if first.num_nodes() != second.num_nodes() or not isomorphic(first, second, budget):
         return False
     renamings = _renamings(first, second, len(a.objects), a.objects, b.objects, budget,
                            _raise_timeout)
-    return any(states_b.round_trip(_renamed(a.init, mapping), ROUND_TRIP_STATES)
+    return any(states[1].round_trip(_renamed(a.init, mapping), ROUND_TRIP_STATES)
                for mapping in islice(renamings, MAX_ROUND_TRIP_RENAMINGS))
+
+
+def _possible_facts_match(a: Problem, b: Problem, states: tuple[GoalStates, GoalStates],
+                          pos_a: frozenset[Atom], pos_b: frozenset[Atom], anchors: frozenset[str],
+                          budget: SearchBudget) -> bool:
+    """Step 5 of the module docstring: whether some renaming maps ``F+_a`` onto ``F+_b`` and
+    the facts true in some goal state of ``a`` onto ``b``'s, which ``g(G_a) = G_b`` implies
+    (``g`` maps the union of the goal states as it maps their intersection)."""
+    first, second = (problem_graph(p.objects, p.object_types,
+                                   ((GOAL, positive), (GOAL_SOME, _some_goal_state_facts(p, reached))),
+                                   anchors)
+                     for p, positive, reached in zip((a, b), (pos_a, pos_b), states, strict=True))
+    return isomorphic(first, second, budget)
+
+
+def _some_goal_state_facts(problem: Problem, states: GoalStates) -> frozenset[Atom]:
+    possible = states.possible(states.mask(problem.goal), states.mask(problem.negative_goal))
+    if possible is None:  # the caller has both closures: each goal has a reachable state
+        raise AssertionError("a goal with a closure has no reachable goal state")
+    return states.unmask(possible)
 
 
 def _informative(atoms: Iterable[Atom]) -> frozenset[Atom]:

@@ -359,6 +359,23 @@ class GoalStates:
                     start = self.init
         return proven
 
+    def possible(self, positive: int, negative: int) -> int | None:
+        """The atoms true in *some* reachable state that holds ``positive`` and none of
+        ``negative`` (each by a witness state or a proof that none holds it), ``None`` when no
+        reachable state does; :class:`ResourceLimitError` past the deadline."""
+        forced = self.forced(positive, negative)
+        if forced is None:
+            return None
+        found = forced | self.goal_union
+        for state in self.known:
+            if self._satisfies(state, positive, negative):
+                found |= state
+        for atom in bit_indices(self.full & ~found):
+            if not found >> atom & 1 and self.reaches(positive | 1 << atom, negative):
+                witness = self._known(positive | 1 << atom, negative)
+                found |= 1 << atom if witness is None else witness
+        return found
+
     def _invariant_fixpoint(self, open_: int, proven: int, positive: int,
                             negative: int) -> tuple[int, int]:
         """Open atoms an at-least-one invariant proves true in every goal state move to
