@@ -12,7 +12,11 @@ domains; alfworld's ``alfred`` from ``tests/fixtures/acp-test-style``), else pro
   ``fully_specify`` finds within the time limit, else static initial facts, which every goal
   state holds (equivalent);
 * ``wrong``: one goal fact's last argument replaced by another object of its type, or one goal
-  fact dropped (not equivalent unless a symmetry or an implication makes it so).
+  fact dropped (not equivalent unless a symmetry or an implication makes it so);
+* ``strict`` (with ``--strict``; STRIPS files only): the goal's objects renamed, the initial
+  state kept, graded in strict placeholder mode (``reachable-goal-states``): equivalent when a
+  renaming maps one set of goal states onto the other — a round trip of initial states proves
+  it, the facts of some goal state refute it, else the goal states are enumerated.
 
 An ADL domain's problems (alfred) are compiled when read, so their variants are made by editing
 the record's text (objects renamed word by word, domain constants kept; the goal rewritten).
@@ -21,6 +25,7 @@ Prints, per domain and variant, the share decided (not ``timeout``), the median 
 percentile seconds per pair and the verdicts.  Timings belong to the machine: never asserted.
 
     python bench/bench_generic_domains.py [--per-domain 5] [--timeout 10] [--domains ferry,grid]
+        [--strict]
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from planetarium.limits import Deadline
 from planetarium.pddl.problem import Problem
 from planetarium.pddl.writer import problem_to_pddl
 from planetarium.testing.acp_problems import GENERATORS, GRADED_NAMES, domain_text
-from planetarium.testing.pairs import renamed
+from planetarium.testing.pairs import goal_renamed, renamed
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = (ROOT.parent / "shared" / "reference" / "acpbench" / "dataset",
@@ -81,9 +86,11 @@ def implied_goal(domain: Domain, truth: Problem, timeout_s: float) -> tuple[froz
     return frozenset(statics[:3]), "static" if statics else "none (a renamed copy)"
 
 
-def timed(domain: Domain, truth: str, pred: str, timeout_s: float) -> tuple[float, str, bool | None]:
+def timed(domain: Domain, truth: str, pred: str, timeout_s: float,
+          strict: bool = False) -> tuple[float, str, bool | None]:
     start = time.perf_counter()
-    result = grade(truth, pred, domain=domain, timeout_s=timeout_s)
+    result = grade(truth, pred, domain=domain, timeout_s=timeout_s, is_placeholder=strict,
+                   placeholder_semantics="reachable-goal-states" if strict else "paper")
     return time.perf_counter() - start, result.equivalence.status.value, result.equivalent
 
 
@@ -150,7 +157,10 @@ def main() -> None:
     parser.add_argument("--records", type=Path, action="append",
                         help="folders of ACPBench records (repeatable)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--strict", action="store_true",
+                        help="add the goal-renamed pairs graded in strict placeholder mode")
     args = parser.parse_args()
+    strict_rng = random.Random(args.seed + 1)  # the other variants draw as without --strict
     records = record_problems(args.records or list(RECORDS))
     names = [n for n in args.domains.split(",") if n] or sorted({*GENERATORS, *RECORD_ONLY})
     rng = random.Random(args.seed)
@@ -160,7 +170,7 @@ def main() -> None:
         domain, truths, source = truths_of(name, records, args.per_domain, rng)
         typed = domain.definition.typed
         rows: dict[str, list[tuple[float, str, bool | None]]] = {"renamed": [], "implied": [],
-                                                                 "wrong": []}
+                                                                 "wrong": [], "strict": []}
         origins: Counter[str] = Counter()
         for truth, original in truths:
             extra, origin = implied_goal(domain, truth, args.timeout)
@@ -179,7 +189,12 @@ def main() -> None:
                     ("wrong", replace(truth, goal=wrong_goal(truth, rng))))}
             for label, prediction in variants.items():
                 rows[label].append(timed(domain, text, prediction, args.timeout))
+            if args.strict and not domain.compiles_adl:
+                prediction = problem_to_pddl(goal_renamed(truth, strict_rng), typed=typed)
+                rows["strict"].append(timed(domain, text, prediction, args.timeout, strict=True))
         for label, results in rows.items():
+            if not results:
+                continue
             seconds = sorted(r[0] for r in results)
             decided = sum(r[1] == Status.DECIDED.value for r in results)
             verdicts = Counter({True: "yes", False: "no", None: "undecided"}[r[2]] for r in results)
