@@ -6,10 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from planetarium.domains import get_domain
+from planetarium.domains import Domain, get_domain
 from planetarium.equivalence import Limits, compare
+from planetarium.equivalence.closure import GENERIC, literal_closure
 from planetarium.grading import Status, grade
-from planetarium.limits import Deadline, MissingDeadlineError, check_deadline, required
+from planetarium.limits import (
+    Deadline,
+    MissingDeadlineError,
+    check_deadline,
+    deadline_for,
+    required,
+)
 from planetarium.pddl import read_problem
 from planetarium.planning import SolveStatus, check_solvable
 
@@ -46,6 +53,31 @@ def test_below_the_entry_points_a_missing_deadline_raises(call):
     domain, problem = _problem()
     with pytest.raises(MissingDeadlineError):
         call(domain, problem)
+
+
+def _renamed_problem():
+    """TOWER in Blocks World's file under another name: no closed form, the generic engine."""
+    text = get_domain("blocksworld").pddl.replace("(domain blocksworld)", "(domain other)")
+    domain = Domain("other", text)
+    return domain, read_problem(TOWER.replace("(:domain blocksworld)", "(:domain other)"),
+                                domain.definition)
+
+
+def test_the_generic_exact_engine_needs_the_deadline_in_force():
+    """A domain read from a file has no closed form: its ``fully_specify`` and closures run
+    the generic engine (strips.forced), which needs the item's deadline.  Without one it is a
+    programming error naming what needed it, never a silent limit of a day."""
+    domain, problem = _renamed_problem()
+    for call in (domain.fully_specify, lambda p: literal_closure(domain, p)):
+        with pytest.raises(MissingDeadlineError, match=r"generic exact engine \(strips\.forced"):
+            call(problem)
+    with deadline_for(10).applied():
+        full = domain.fully_specify(problem)
+        closure = literal_closure(domain, problem)
+    builtin, original = _problem()
+    assert full == builtin.fully_specify(original)  # the closed form's answer
+    assert full == {("on", "a", "b"), ("clear", "a"), ("on-table", "b"), ("arm-empty",)}
+    assert closure is not None and closure.how == GENERIC and closure.positive == full
 
 
 def test_below_the_entry_points_the_deadline_in_force_is_the_channel():
