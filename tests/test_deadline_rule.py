@@ -4,6 +4,8 @@ MissingDeadlineError — there is no silent default limit."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from planetarium.domains import Domain, get_domain
@@ -92,6 +94,19 @@ def test_below_the_entry_points_the_deadline_in_force_is_the_channel():
 def test_an_explicit_deadline_still_counts_outside_any_item():
     domain, problem = _problem()
     assert compare(problem, problem, domain, limits=Limits(Deadline.start(60.0))).equivalent
+
+
+def test_compare_puts_its_deadline_in_force_for_the_hooks():
+    """``compare``'s explicit deadline is the one the hooks that take none read: the generic
+    ``fully_specify`` (and closure) of a domain from a file decides under it."""
+    domain, problem = _renamed_problem()
+    implied = replace(problem, goal=problem.goal | {("clear", "a"), ("arm-empty",)})
+    negated = replace(problem, negative_goal=frozenset({("holding", "a")}))
+    limits = Limits(Deadline.start(60.0))
+    assert compare(problem, implied, domain, limits=limits).equivalent
+    assert compare(problem, negated, domain, limits=limits).equivalent
+    assert not compare(problem, replace(problem, goal=frozenset({("holding", "a")})), domain,
+                       limits=limits).equivalent
 
 
 def test_grade_is_an_entry_point_with_a_stated_limit():
