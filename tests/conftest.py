@@ -8,9 +8,14 @@ the entry points, and the tiny local model."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from planetarium.limits import Deadline
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -64,7 +69,7 @@ def _fresh_truth_memo():
 
 
 @pytest.fixture
-def item_deadline():
+def item_deadline() -> Iterator[Deadline]:
     """A 60 s deadline in force for the whole test, as an entry point would make one: for tests
     that call the engines below the entry points (``Domain.fully_specify`` of a domain without
     a closed form, ``literal_closure``, ``strips.forced``), which raise MissingDeadlineError

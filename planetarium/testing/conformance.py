@@ -28,9 +28,10 @@ placeholder mode, with and without anchored names), on problems from
 The kit is an entry point: each case (a problem, or a pair in one mode) is an item with its
 own deadline of ``timeout_s`` (default 10 s, the grader's; a deadline already in force that
 ends first still holds).  Every check returns a :class:`Report`: besides the mismatches, how
-many cases it compared and how many it skipped because a resource limit was hit — a ``fully_specify`` that always gives up
-would otherwise pass — and how many of the compared ones the domain's closed form decided (where
-the grader's answer is itself an enumeration, agreeing with the enumeration proves little).
+many cases it compared and how many it skipped because a resource limit was hit — a
+``fully_specify`` that always gives up would otherwise pass — and how many of the compared
+ones the domain's closed form decided (where the grader's answer is itself an enumeration,
+agreeing with the enumeration proves little).
 """
 
 from __future__ import annotations
