@@ -51,8 +51,9 @@ def _time_stages(domain, gt_text: str, pred_text: str) -> tuple[float, float, fl
     a = read_problem(gt_text, domain.definition)
     b = read_problem(pred_text, domain.definition)
     t1 = time.perf_counter()
-    domain.fully_specify(a)
-    domain.fully_specify(b)
+    with Deadline.start(10.0).applied():  # the pair's deadline, as grading applies it
+        domain.fully_specify(a)
+        domain.fully_specify(b)
     t2 = time.perf_counter()
     compare(a, b, domain, limits=_limits())
     t3 = time.perf_counter()

@@ -28,7 +28,11 @@ name -> domain PDDL text), ``planetarium.builder.build`` (a problem as a :class:
 ``planetarium.oracle.fully_specify`` / ``plan`` / ``plan_to_string``,
 ``planetarium.metric.equals`` / ``isomorphic``, ``planetarium.downward.plan`` / ``validate``
 (built in, no Fast Downward or VAL) and the module ``planetarium.evaluate`` (the modules of
-those names are thin fronts on the functions here).  Two do not, and fail in one line that says
+those names are thin fronts on the functions here).  Each call is an entry point with its own
+time limit: ``evaluate`` takes ``timeout_s`` as a grading option, and ``oracle.fully_specify``,
+``oracle.plan`` and ``downward.plan`` take a keyword ``timeout_s`` (default
+:data:`TIMEOUT_S`, the grader's 10 s; the original had none) and raise
+:class:`~planetarium.errors.ResourceLimitError` past it.  Two do not, and fail in one line that says
 what to use: ``DOMAINS["rover"]`` (the original's multi-rover domain is not built in) and
 ``planetarium.graph``'s ``ProblemGraph`` / ``SceneGraph`` (``planetarium.graph`` is this
 package's isomorphism module; they are in :mod:`planetarium.builder`).
@@ -46,7 +50,7 @@ from typing import Any
 import rustworkx as rx
 
 from .domains import Domain, available_domains, get_domain
-from .errors import PlanetariumError, UnsupportedFeatureError
+from .errors import PlanetariumError, ResourceLimitError, UnsupportedFeatureError
 from .grading import (
     GradeOptions,
     GradeResult,
@@ -57,7 +61,7 @@ from .grading import (
     prepare_ground_truth,
 )
 from .graph import GOAL, INIT, SearchBudget, build_graph, isomorphic
-from .limits import MAX_TIMEOUT_S, Deadline
+from .limits import deadline_for
 from .pddl import Atom, Problem
 from .planning import SolveStatus, check_solvable
 from .strips.plan_io import GroundStep, format_plan
@@ -66,6 +70,9 @@ from .strips.validate import validate_plan
 log = logging.getLogger("planetarium")
 
 _OPTION_NAMES = frozenset(f.name for f in fields(GradeOptions))
+#: The time limit of one ``oracle.fully_specify`` / ``oracle.plan`` / ``downward.plan`` call,
+#: in seconds: the grader's default (``GradeOptions.timeout_s``), as ``evaluate`` has.
+TIMEOUT_S = GradeOptions().timeout_s
 _noted: set[str] = set()
 
 
@@ -166,15 +173,17 @@ def domains() -> Domains:
 
 
 def downward_plan(domain: str, problem: str, downward: str | None = None,
-                  alias: str | None = None, **kwargs: Any) -> tuple[str | None, float]:
+                  alias: str | None = None, *, timeout_s: float = TIMEOUT_S,
+                  **kwargs: Any) -> tuple[str | None, float]:
     """``downward.plan``: ``(plan text, cost)`` for ``problem`` in ``domain`` (both PDDL text),
     ``(None, inf)`` when no plan exists; the cost is the plan's length (the domains have unit
     costs).  The original ran Fast Downward (``downward``, ``alias``, its options); the
-    built-in planner plans here and validates its plan, so those are accepted and ignored."""
+    built-in planner plans here and validates its plan, so those are accepted and ignored.
+    :class:`~planetarium.errors.ResourceLimitError` past ``timeout_s`` (:func:`plan`)."""
     _note_ignored([name for name, value in (("downward", downward), ("alias", alias))
                    if value is not None] + list(kwargs), "planetarium.downward.plan")
     try:
-        steps = plan(build(problem, domain))
+        steps = plan(build(problem, domain), timeout_s=timeout_s)
     except ValueError:  # none exists (an unreadable problem is a PlanetariumError, raised)
         return None, float("inf")
     return plan_to_string(steps), float(len(steps))
@@ -274,34 +283,38 @@ def _with_domain(problem: ProblemGraph, domain: str | None) -> ProblemGraph:
 
 
 def fully_specify(problem: ProblemGraph, domain: str | None = None,
-                  return_reduced: bool = False) -> ProblemGraph:
+                  return_reduced: bool = False, *, timeout_s: float = TIMEOUT_S) -> ProblemGraph:
     """``oracle.fully_specify``: the problem with its goal replaced by every fact true in all
     reachable goal states (the paper's fully specified goal).  ``return_reduced`` is accepted
     and ignored (this package has no reduced graphs).  Raises ``ValueError`` when no goal state
     is reachable, :class:`~planetarium.errors.UnsupportedFeatureError` for goals beyond a
-    conjunction of atoms, :class:`~planetarium.errors.ResourceLimitError` past the search budget.
+    conjunction of atoms, :class:`~planetarium.errors.ResourceLimitError` past ``timeout_s``
+    seconds (or a deadline already in force that ends first).
     """
     problem = _with_domain(problem, domain)
     if not problem.problem.has_plain_goal:
         raise UnsupportedFeatureError("fully_specify takes goals that are conjunctions of atoms; "
                                       "planetarium.grading.grade decides the others")
-    goal = problem.domain_definition.fully_specify(problem.problem)
+    with deadline_for(timeout_s).applied():
+        goal = problem.domain_definition.fully_specify(problem.problem)
     if goal is None:
         raise ValueError("no goal state is reachable, so the goal has no fully specified form")
     return ProblemGraph(replace(problem.problem, goal=goal), problem.domain_definition)
 
 
-def plan(problem: ProblemGraph, domain: str | None = None) -> list[GroundStep]:
+def plan(problem: ProblemGraph, domain: str | None = None, *,
+         timeout_s: float = TIMEOUT_S) -> list[GroundStep]:
     """``oracle.plan``: a validated plan, each step ``(action, arg1, ...)``.  Raises
     ``ValueError`` when none exists and :class:`~planetarium.errors.ResourceLimitError` when the
-    search runs out of time."""
+    search runs past ``timeout_s`` seconds (or a deadline already in force that ends first)."""
     problem = _with_domain(problem, domain)
-    found = check_solvable(problem.domain_definition, problem.problem,
-                           Deadline.start(MAX_TIMEOUT_S))
+    found = check_solvable(problem.domain_definition, problem.problem, deadline_for(timeout_s))
     if found.status is SolveStatus.SOLVABLE and found.plan is not None:
         return list(found.plan)
     if found.status is SolveStatus.UNSOLVABLE:
         raise ValueError(f"no plan exists: {found.reason}")
+    if found.status is SolveStatus.TIMEOUT:
+        raise ResourceLimitError(f"planning ran past timeout_s={timeout_s:g} s: {found.reason}")
     raise PlanetariumError(f"planning undecided ({found.status}): {found.reason}")
 
 

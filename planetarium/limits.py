@@ -8,7 +8,8 @@
    :class:`Clock` its benchmark declares, and installed with :meth:`Deadline.applied`.  The
    entry points are the item loop (:mod:`planetarium.loop`, in the worker), ``grade`` /
    ``grade_correct`` / ``grade_strict`` called outside an item, ``batch.grade_item``, the CLI
-   commands and ACP / ARB scoring.  Nothing below them starts a deadline of its own; a sub-search
+   commands, ACP / ARB scoring, the compat layer's calls (the original package's API) and each
+   case of the conformance kit.  Nothing below them starts a deadline of its own; a sub-search
    may only *narrow* the one in force (:meth:`Deadline.within`, :func:`deadline_for`).
 2. *Below the entry points the deadline in force is the one channel.*  Code checks it with
    :func:`check_deadline` (parsing, grounding, closures, plug-in hooks such as

@@ -29,6 +29,7 @@ from .domains import get_domain
 from .domains.base import Domain
 from .errors import PlanetariumError, require
 from .grading import load_ground_truth
+from .limits import deadline_for
 from .pddl.domain import Atom
 from .pddl.problem import Problem, read_problem
 from .pddl.writer import atom_to_pddl
@@ -48,7 +49,8 @@ def _problem(source: str | Problem, domain: Domain | str | None) -> tuple[Domain
 
 def goal_facts(domain: Domain, problem: Problem, fully_specified: bool = True) -> frozenset[Atom]:
     """The goal scene's facts: fully specified (the paper's goal scene after ``fullySpecify``)
-    or as written; a goal no reachable state satisfies has no fully specified form."""
+    or as written; a goal no reachable state satisfies has no fully specified form.  Fully
+    specifying runs under the deadline in force (:func:`to_networkx` makes one)."""
     if not fully_specified:
         return problem.goal
     if not problem.has_plain_goal:
@@ -62,7 +64,7 @@ def goal_facts(domain: Domain, problem: Problem, fully_specified: bool = True) -
 
 
 def to_networkx(source: str | Problem, which: str = INIT, *, domain: Domain | str | None = None,
-                fully_specified: bool = True) -> Any:
+                fully_specified: bool = True, timeout_s: float = 10.0) -> Any:
     """The ``which`` scene (``"init"``, ``"goal"``) or the ``"problem"`` graph (both scenes over
     one set of object nodes) of a problem given as PDDL text or a parsed
     :class:`~planetarium.pddl.problem.Problem`, as a :class:`networkx.MultiDiGraph`.
@@ -70,7 +72,9 @@ def to_networkx(source: str | Problem, which: str = INIT, *, domain: Domain | st
     ``domain``: a registered name or :class:`Domain` (default: the problem's ``(:domain)``);
     ``fully_specified``: the goal scene with every fact true in all reachable goal states
     (default, what the grader compares), else the goal as written.  Raises
-    :class:`~planetarium.errors.PlanetariumError` for unreadable PDDL.
+    :class:`~planetarium.errors.PlanetariumError` for unreadable PDDL and
+    :class:`~planetarium.errors.ResourceLimitError` when fully specifying the goal runs past
+    ``timeout_s`` seconds (a domain without a closed form is fully specified by search).
     """
     if which not in (INIT, GOAL, PROBLEM):
         raise ValueError(f"which must be 'init', 'goal' or 'problem', got {which!r}")
@@ -83,7 +87,8 @@ def to_networkx(source: str | Problem, which: str = INIT, *, domain: Domain | st
     if which in (INIT, PROBLEM):
         scenes.append((INIT, problem.init))
     if which in (GOAL, PROBLEM):
-        scenes.append((GOAL, goal_facts(domain, problem, fully_specified)))
+        with deadline_for(timeout_s).applied():
+            scenes.append((GOAL, goal_facts(domain, problem, fully_specified)))
     for scene, atoms in scenes:
         for atom in sorted(atoms):
             node = atom_to_pddl(atom) if which != PROBLEM else f"{scene}:{atom_to_pddl(atom)}"

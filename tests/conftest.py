@@ -2,14 +2,20 @@
 hypothesis draws the same examples whatever ran before), GPU tests skipped cleanly on machines
 without CUDA, the process's ground-truth memo emptied before each test (so what a test counts
 does not depend on what ran before), a fixture that counts the domain planners' hand-offs to
-the generic planner, and the tiny local model."""
+the generic planner, a fixture that puts a deadline in force for tests that call code below
+the entry points, and the tiny local model."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from planetarium.limits import Deadline
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -60,6 +66,18 @@ def _fresh_truth_memo():
     adapters = sys.modules.get("planetarium.adapters.common")
     if adapters is not None:
         adapters.close_graders()
+
+
+@pytest.fixture
+def item_deadline() -> Iterator[Deadline]:
+    """A 60 s deadline in force for the whole test, as an entry point would make one: for tests
+    that call the engines below the entry points (``Domain.fully_specify`` of a domain without
+    a closed form, ``literal_closure``, ``strips.forced``), which raise MissingDeadlineError
+    without one (planetarium.limits, the deadline rule)."""
+    from planetarium.limits import Deadline
+
+    with Deadline.start(60.0).applied() as deadline:
+        yield deadline
 
 
 @pytest.fixture

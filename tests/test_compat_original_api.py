@@ -249,6 +249,28 @@ def test_downward_plan_without_a_plan_answers_none_and_infinity():
     assert downward.plan(DOMAINS["blocksworld"], stuck) == (None, float("inf"))
 
 
+def test_oracle_calls_are_entry_points_with_a_time_limit_of_their_own():
+    """A domain given as text has no closed form: ``oracle.fully_specify`` runs the generic
+    engine, which needs a deadline; each oracle call makes its own (``timeout_s``, default the
+    grader's), so none needs to be in force, and running past it raises ResourceLimitError."""
+    from planetarium import builder, downward, oracle
+    from planetarium.compat import TIMEOUT_S
+    from planetarium.errors import ResourceLimitError
+    from planetarium.grading import GradeOptions
+
+    assert TIMEOUT_S == GradeOptions().timeout_s
+    truth = builder.build(SWITCHES_TRUTH, domain_str=SWITCHES)
+    full = oracle.fully_specify(truth)
+    assert full.problem.goal == truth.problem.goal | {("wired", "s1", "l1"), ("wired", "s2", "l2")}
+    steps = oracle.plan(truth)
+    assert validate_plan(truth.domain_definition.definition, truth.problem, steps).ok
+    for call in (oracle.fully_specify, oracle.plan):
+        with pytest.raises(ResourceLimitError, match="time limit"):
+            call(truth, timeout_s=1e-6)
+    with pytest.raises(ResourceLimitError):
+        downward.plan(SWITCHES, SWITCHES_TRUTH, timeout_s=1e-6)
+
+
 def test_the_original_names_not_provided_fail_in_one_line_saying_what_to_use():
     from planetarium import DOMAINS
 

@@ -4,12 +4,21 @@ MissingDeadlineError — there is no silent default limit."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from planetarium.domains import get_domain
+from planetarium.domains import Domain, get_domain
 from planetarium.equivalence import Limits, compare
+from planetarium.equivalence.closure import GENERIC, literal_closure
 from planetarium.grading import Status, grade
-from planetarium.limits import Deadline, MissingDeadlineError, check_deadline, required
+from planetarium.limits import (
+    Deadline,
+    MissingDeadlineError,
+    check_deadline,
+    deadline_for,
+    required,
+)
 from planetarium.pddl import read_problem
 from planetarium.planning import SolveStatus, check_solvable
 
@@ -48,6 +57,31 @@ def test_below_the_entry_points_a_missing_deadline_raises(call):
         call(domain, problem)
 
 
+def _renamed_problem():
+    """TOWER in Blocks World's file under another name: no closed form, the generic engine."""
+    text = get_domain("blocksworld").pddl.replace("(domain blocksworld)", "(domain other)")
+    domain = Domain("other", text)
+    return domain, read_problem(TOWER.replace("(:domain blocksworld)", "(:domain other)"),
+                                domain.definition)
+
+
+def test_the_generic_exact_engine_needs_the_deadline_in_force():
+    """A domain read from a file has no closed form: its ``fully_specify`` and closures run
+    the generic engine (strips.forced), which needs the item's deadline.  Without one it is a
+    programming error naming what needed it, never a silent limit of a day."""
+    domain, problem = _renamed_problem()
+    for call in (domain.fully_specify, lambda p: literal_closure(domain, p)):
+        with pytest.raises(MissingDeadlineError, match=r"generic exact engine \(strips\.forced"):
+            call(problem)
+    with deadline_for(10).applied():
+        full = domain.fully_specify(problem)
+        closure = literal_closure(domain, problem)
+    builtin, original = _problem()
+    assert full == builtin.fully_specify(original)  # the closed form's answer
+    assert full == {("on", "a", "b"), ("clear", "a"), ("on-table", "b"), ("arm-empty",)}
+    assert closure is not None and closure.how == GENERIC and closure.positive == full
+
+
 def test_below_the_entry_points_the_deadline_in_force_is_the_channel():
     domain, problem = _problem()
     with Deadline.start(60.0).applied():
@@ -60,6 +94,19 @@ def test_below_the_entry_points_the_deadline_in_force_is_the_channel():
 def test_an_explicit_deadline_still_counts_outside_any_item():
     domain, problem = _problem()
     assert compare(problem, problem, domain, limits=Limits(Deadline.start(60.0))).equivalent
+
+
+def test_compare_puts_its_deadline_in_force_for_the_hooks():
+    """``compare``'s explicit deadline is the one the hooks that take none read: the generic
+    ``fully_specify`` (and closure) of a domain from a file decides under it."""
+    domain, problem = _renamed_problem()
+    implied = replace(problem, goal=problem.goal | {("clear", "a"), ("arm-empty",)})
+    negated = replace(problem, negative_goal=frozenset({("holding", "a")}))
+    limits = Limits(Deadline.start(60.0))
+    assert compare(problem, implied, domain, limits=limits).equivalent
+    assert compare(problem, negated, domain, limits=limits).equivalent
+    assert not compare(problem, replace(problem, goal=frozenset({("holding", "a")})), domain,
+                       limits=limits).equivalent
 
 
 def test_grade_is_an_entry_point_with_a_stated_limit():

@@ -8,7 +8,8 @@ import random
 import networkx as nx
 import pytest
 
-from planetarium.errors import PlanetariumError
+from planetarium.domains import Domain, get_domain
+from planetarium.errors import PlanetariumError, ResourceLimitError
 from planetarium.grading import grade
 from planetarium.pddl.writer import problem_to_pddl
 from planetarium.scenes import to_networkx
@@ -43,6 +44,21 @@ def test_goal_scene_is_fully_specified_and_marks_implied_facts():
         "(on b1 b2)", "(on b2 b3)"}
     problem = to_networkx(TOWER, "problem")
     assert "init:(on-table b3)" in problem and "goal:(on-table b3)" in problem
+
+
+def test_goal_scene_of_a_domain_without_a_closed_form_has_its_own_time_limit():
+    """A domain from a file is fully specified by search (the generic engine, which needs a
+    deadline): ``to_networkx`` makes one (``timeout_s``), and running past it is a
+    ResourceLimitError, never a goal scene short of facts."""
+    domain = Domain.from_pddl(get_domain("blocksworld").pddl.replace("(domain blocksworld)",
+                                                                   "(domain other)"))
+    text = TOWER.replace("(:domain blocksworld)", "(:domain other)")
+    implied = {d["atom"] for _, d in to_networkx(text, "goal", domain=domain).nodes(data=True)
+               if d.get("implied")}
+    assert implied == {d["atom"] for _, d in to_networkx(TOWER, "goal").nodes(data=True)
+                       if d.get("implied")}
+    with pytest.raises(ResourceLimitError):
+        to_networkx(text, "goal", domain=domain, timeout_s=1e-6)
 
 
 def test_a_repeated_argument_keeps_one_edge_per_position():

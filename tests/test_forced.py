@@ -85,6 +85,7 @@ def test_agrees_with_brute_force_on_acpbench_domains():
         assert report.checked >= 5 and closures.checked >= 5, name
 
 
+@pytest.mark.usefixtures("item_deadline")
 def test_generic_closure_is_the_one_used_where_no_closed_form_covers():
     domain = renamed("gripper")
     problem = read_problem(
@@ -143,6 +144,7 @@ def test_blocks_world_tower_under_another_name():
         assert not compare(truth, problem(tower + " (holding b9)"), domain).equivalent
 
 
+@pytest.mark.usefixtures("item_deadline")
 def test_unsolvable_goal_is_none():
     domain = renamed("blocksworld")
     problem = read_problem("(define (problem t) (:domain other-blocksworld) (:objects a b)"

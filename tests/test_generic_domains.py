@@ -73,7 +73,8 @@ def test_fully_specify_matches_brute_force(name):
             problem = gen.problem(random.Random(seed), gen.small, goal=kind)
             states = goal_states(definition, problem)
             expected = frozenset.intersection(*states) if states else None
-            assert gen.domain.fully_specify(problem) == expected, (seed, kind)
+            with deadline_for(10.0).applied():
+                assert gen.domain.fully_specify(problem) == expected, (seed, kind)
 
 
 def implied_facts(gen: AcpGenerator, problem: Problem, full: frozenset[Atom]) -> list[Atom]:

@@ -133,10 +133,11 @@ def _switches_problem(init: str, goal: str) -> Problem:
 
 
 @pytest.mark.parametrize("init, goal, expected", HAND_CASES)
+@pytest.mark.usefixtures("item_deadline")
 def test_inherited_brute_force_matches_hand_worked_cases(toy_domain: Domain, init: str, goal: str,
                                                          expected: set[Atom] | None) -> None:
-    """The toy domain's fully_specify is the inherited enumeration: checked against facts
-    worked out by hand, not against another enumeration."""
+    """The toy domain's fully_specify is the inherited generic method: checked against facts
+    worked out by hand, not against an enumeration."""
     problem = _switches_problem(init, goal)
     assert toy_domain.fully_specify(problem) == expected
     closed = _ClosedFormSwitches("switches", toy_domain.pddl)

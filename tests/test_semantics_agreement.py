@@ -132,7 +132,8 @@ def check(a: Problem, b: Problem, anchors: frozenset[str], tally: Counter) -> No
     domain = get_domain(a.domain)
     try:
         for problem in (a, b):
-            closure = literal_closure(domain, problem)
+            with Deadline.start(10.0).applied():
+                closure = literal_closure(domain, problem)
             tally[closure.how if closure else "no goal state"] += 1
             if problem.negative_goal and closure:  # decided with negative literals present
                 tally[f"{closure.how} with negative literals"] += 1

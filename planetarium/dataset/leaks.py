@@ -68,8 +68,10 @@ _INIT_SUMS_LIMIT = 50_000
 
 def problem_invariant(problem: Problem, domain: Domain) -> int | None:
     """Equal for two problems that are the same up to renaming objects (identity mode); None
-    when no goal state is reachable (such a problem is nobody's test problem)."""
-    goal = domain.fully_specify(problem)
+    when no goal state is reachable (such a problem is nobody's test problem);
+    ResourceLimitError when fully specifying its goal runs past :data:`COMPARE_TIMEOUT_S`."""
+    with Deadline.start(COMPARE_TIMEOUT_S).applied():  # an item of its own, like a comparison
+        goal = domain.fully_specify(problem)
     if goal is None:
         return None
     key = (problem.objects, problem.init)
@@ -86,8 +88,9 @@ def problem_invariant(problem: Problem, domain: Domain) -> int | None:
     return total & _MASK
 
 
-#: The limit of one comparison of a generated problem with a held-out one (each comparison is
-#: an item of its own: the generator is its entry point).  Running out raises
+#: The limit of one comparison of a generated problem with a held-out one, and of fully
+#: specifying one problem's goal for its invariant (each is an item of its own: the generator
+#: is its entry point).  Running out raises
 #: :class:`~planetarium.errors.ResourceLimitError`: a leak is never assumed away.
 COMPARE_TIMEOUT_S = 10.0
 

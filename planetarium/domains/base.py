@@ -105,7 +105,9 @@ class Domain:
         Returns ``None`` when no goal state is reachable.  The result includes static facts and
         the goal itself.  This generic version settles every atom by a witness goal state or a
         proof (:func:`~planetarium.strips.forced.fully_specified`) and raises
-        :class:`~planetarium.errors.ResourceLimitError` past the deadline in force; a goal
+        :class:`~planetarium.errors.ResourceLimitError` past the deadline in force (none in
+        force: :class:`~planetarium.limits.MissingDeadlineError`, there is no default limit;
+        the entry points, ``compare`` and the conformance kit put one in force); a goal
         with ``or`` / ``imply`` / ``exists`` / ``forall`` is enumerated, up to
         :data:`DEFAULT_MAX_STATES` states.
         """

@@ -126,9 +126,23 @@ def compare(a: Problem, b: Problem, domain: Domain, *, is_placeholder: bool = Fa
     :class:`~planetarium.errors.UnsupportedFeatureError` for goal formulas too large to decide.
     ``truth_memo``: a dict kept with ``a`` by a caller that compares many problems with it; what
     depends on ``a`` alone (its graphs, its fully specified goal) is computed once and kept there
-    (graphs are never modified once built: searches work on copies).
+    (graphs are never modified once built: searches work on copies).  The deadline (``limits``'
+    or the one in force) is in force while it runs: the hooks that take none
+    (``fully_specify``, the closures) read it there.
     """
-    budget = limits.budget()  # first: a missing deadline is an error whatever the problems
+    # first: a missing deadline is an error whatever the problems
+    deadline = required("an equivalence check", limits.deadline)
+    with deadline.applied() as in_force:
+        budget = Limits(in_force, limits.max_isomorphism_steps).budget()
+        return _decide(a, b, domain, budget, is_placeholder, anchored_objects,
+                       placeholder_semantics, truth_memo)
+
+
+def _decide(a: Problem, b: Problem, domain: Domain, budget: SearchBudget, is_placeholder: bool,
+            anchored_objects: Iterable[str], placeholder_semantics: PlaceholderSemantics | str,
+            truth_memo: dict | None) -> Verdict:
+    """:func:`compare`'s decision, with its deadline in force and ``budget`` bounding the
+    isomorphism searches."""
     memo = {} if truth_memo is None else truth_memo
     placeholder_semantics = PlaceholderSemantics(placeholder_semantics)
     anchors = frozenset(anchored_objects)

@@ -154,7 +154,7 @@ def _views(domain: Domain, p: Problem) -> _Views:
     always = domain.static_facts(p)
     full: _Goal | None = None
     try:
-        # the item's deadline is in force (applied by grading); a search gets SEARCH_S of it
+        # the item's deadline is in force (explain applies it); a search gets SEARCH_S of it
         covered = domain.closed_form_covers(p)
         with nullcontext() if covered else deadline_for(SEARCH_S).applied():
             if covered:
@@ -334,9 +334,18 @@ def explain(a: Problem, b: Problem, domain: Domain, *, kind: str = NOT_EQUIVALEN
     reachable-goal-states semantics; ``unsolvable``: the reason :func:`unsolvable_reason` found.
     Past ``deadline`` (the item's; ``None``: the one in force, and with neither
     :class:`~planetarium.limits.MissingDeadlineError`) the explanation stops with
-    ``complete=False`` and what it has.
+    ``complete=False`` and what it has.  The deadline is in force while it runs: the hooks
+    that take none (``fully_specify``, the closures) read it there.
     """
-    deadline = required("an explanation", deadline)
+    with required("an explanation", deadline).applied() as in_force:
+        return _explain(a, b, domain, kind, is_placeholder, strict, anchored_objects,
+                        unsolvable, in_force)
+
+
+def _explain(a: Problem, b: Problem, domain: Domain, kind: str, is_placeholder: bool,
+             strict: bool, anchored_objects: Iterable[str], unsolvable: UnsolvableReason | None,
+             deadline: Deadline) -> Explanation:
+    """:func:`explain`, with ``deadline`` in force."""
     anchors = frozenset(anchored_objects)
     mode = (STRICT_PLACEHOLDER if strict else PLACEHOLDER) if is_placeholder else IDENTITY
     builder = _Builder(a, b, domain, anchors, deadline, mode)

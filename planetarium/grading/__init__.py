@@ -119,7 +119,8 @@ def grade_strict(gt: str | PreparedTruth, pred: str, options: GradeOptions, *,
     the caller's entry point; without one, this call is the entry point and makes it from the
     stated ``options.timeout_s`` (or takes the deadline in force, if that ends first).  It is
     installed for every stage and is also in force for the plug-in hooks that take none
-    (``fully_specify``): they see it through :func:`planetarium.limits.check_deadline`.
+    (``fully_specify``): they see it through :func:`planetarium.limits.check_deadline` (and
+    :func:`~planetarium.limits.required`, where the generic engine needs the object).
     """
     deadline = deadline_for(options.timeout_s) if deadline is None else deadline
     with deadline.applied() as deadline:

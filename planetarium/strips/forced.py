@@ -32,7 +32,7 @@ from dataclasses import replace
 from functools import cached_property
 
 from ..errors import MissingExtraError, ResourceLimitError, require
-from ..limits import MAX_TIMEOUT_S, Deadline, check_deadline, current
+from ..limits import Deadline, check_deadline, required
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from .bits import indices as bit_indices
@@ -425,8 +425,11 @@ class GoalStates:
 
 
 def _deadline() -> Deadline:
-    """The deadline in force, or one that never ends in practice (callers without a limit)."""
-    return current() or Deadline.start(MAX_TIMEOUT_S)
+    """The deadline in force: the searches and the grounding here need the object.  None in
+    force is :class:`~planetarium.limits.MissingDeadlineError` (there is no default limit: the
+    caller's entry point makes the item's deadline)."""
+    return required("the generic exact engine (strips.forced: fully_specify, goal closures, "
+                    "reachability proofs)")
 
 
 def _reraise_if_late() -> None:

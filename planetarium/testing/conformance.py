@@ -25,10 +25,13 @@ grader's verdict against the brute-force referee in identity, paper placeholder 
 placeholder mode, with and without anchored names), on problems from
 ``random_problems(..., negative=True)``.
 
-Every check returns a :class:`Report`: besides the mismatches, how many cases it compared and
-how many it skipped because a resource limit was hit — a ``fully_specify`` that always gives up
-would otherwise pass — and how many of the compared ones the domain's closed form decided (where
-the grader's answer is itself an enumeration, agreeing with the enumeration proves little).
+The kit is an entry point: each case (a problem, or a pair in one mode) is an item with its
+own deadline of ``timeout_s`` (default 10 s, the grader's; a deadline already in force that
+ends first still holds).  Every check returns a :class:`Report`: besides the mismatches, how
+many cases it compared and how many it skipped because a resource limit was hit — a
+``fully_specify`` that always gives up would otherwise pass — and how many of the compared
+ones the domain's closed form decided (where the grader's answer is itself an enumeration,
+agreeing with the enumeration proves little).
 """
 
 from __future__ import annotations
@@ -100,39 +103,43 @@ def small_problem(domain: Domain, objects: str, init: str, goal: str) -> Problem
 
 
 def check_fully_specify(domain: Domain, problems: Iterable[Problem], *,
-                        max_states: int = 20_000) -> Report[Mismatch]:
+                        max_states: int = 20_000, timeout_s: float = 10.0) -> Report[Mismatch]:
     """Problems on which ``domain.fully_specify`` differs from state enumeration.
 
     Problems whose state space exceeds ``max_states``, or on which ``fully_specify`` itself gives
-    up with :class:`ResourceLimitError`, are counted as skipped.  ``closed_form`` counts the
+    up with :class:`ResourceLimitError` (past the problem's deadline of ``timeout_s`` too), are
+    counted as skipped.  ``closed_form`` counts the
     checked problems the domain's ``closed_form_covers`` hook claims; on the others
     ``fully_specify`` may be the very enumeration it is compared with.
     """
     return _compare_closures(domain, problems, lambda problem: reachable_goal_intersection(
-        domain.definition, problem, max_states))
+        domain.definition, problem, max_states), timeout_s)
 
 
-def check_against_generic(domain: Domain, problems: Iterable[Problem]) -> Report[Mismatch]:
+def check_against_generic(domain: Domain, problems: Iterable[Problem], *,
+                          timeout_s: float = 10.0) -> Report[Mismatch]:
     """Problems on which ``domain.fully_specify`` differs from the generic method
     (:meth:`Domain.fully_specify <planetarium.domains.base.Domain.fully_specify>` on the same
-    domain file), which needs no enumeration: dataset-sized and IPC-sized problems.  Give it a
-    deadline (``with Deadline.start(seconds).applied():``); a problem on which either side hits
+    domain file), which needs no enumeration: dataset-sized and IPC-sized problems.  Each
+    problem gets a deadline of ``timeout_s`` for both sides; a problem on which either side hits
     a resource limit is counted as skipped, and ``closed_form`` counts the checked problems the
     domain's ``closed_form_covers`` claims."""
     return _compare_closures(domain, problems,
-                             lambda problem: Domain.fully_specify(domain, problem))
+                             lambda problem: Domain.fully_specify(domain, problem), timeout_s)
 
 
 def _compare_closures(domain: Domain, problems: Iterable[Problem],
-                      reference: Callable[[Problem], frozenset[Atom] | None]) -> Report[Mismatch]:
-    """``domain.fully_specify`` against ``reference`` on each problem; a resource limit on
-    either side skips the problem."""
+                      reference: Callable[[Problem], frozenset[Atom] | None],
+                      timeout_s: float) -> Report[Mismatch]:
+    """``domain.fully_specify`` against ``reference`` on each problem, within a deadline of
+    ``timeout_s`` per problem; a resource limit on either side skips the problem."""
     mismatches = []
     checked = skipped = closed_form = 0
     for problem in problems:
         try:
-            expected = reference(problem)
-            got = domain.fully_specify(problem)
+            with Deadline.start(timeout_s).applied():
+                expected = reference(problem)
+                got = domain.fully_specify(problem)
         except ResourceLimitError:
             skipped += 1
             continue
@@ -148,21 +155,23 @@ def _closure_key(closure: Closure | None) -> tuple | None:
 
 
 def check_literal_closure(domain: Domain, problems: Iterable[Problem], *,
-                          max_states: int = 20_000) -> Report[str]:
+                          max_states: int = 20_000, timeout_s: float = 10.0) -> Report[str]:
     """Problems (with negative goal literals) on which the grader's closure of the goal — F+
-    and F- & U, closed form or bounded search — differs from explicit enumeration.
+    and F- & U, closed form or the generic method — differs from explicit enumeration; past
+    ``max_states`` states or the problem's deadline of ``timeout_s`` a problem is skipped.
 
-    ``closed_form`` counts the closures the closed form decided; the others are the bounded
-    search, which is the enumeration itself (a goal with no reachable state does not say how it
-    was decided and is not counted there)."""
+    ``closed_form`` counts the closures the closed form decided; the others are the generic
+    method's (a goal with no reachable state does not say how it was decided and is not
+    counted there)."""
     from ..equivalence.closure import literal_closure, search_closure
 
     mismatches = []
     checked = skipped = closed_form = 0
     for problem in problems:
         try:
-            expected = search_closure(domain, problem, max_states)
-            got = literal_closure(domain, problem)
+            with Deadline.start(timeout_s).applied():
+                expected = search_closure(domain, problem, max_states)
+                got = literal_closure(domain, problem)
         except ResourceLimitError:
             skipped += 1
             continue

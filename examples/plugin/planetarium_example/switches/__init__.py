@@ -2,8 +2,9 @@
 registered by the entry point ``switches = planetarium_example.switches:DOMAIN`` in the
 ``planetarium.domains`` group.
 
-It defines no fully_specify or planner of its own, so Planetarium grades it with the bounded
-brute force and generic search inherited from :class:`planetarium.domains.Domain`.
+It defines no fully_specify or planner of its own, so Planetarium grades it with the generic
+exact method (each fact settled by a witness goal state or a proof, under the item's deadline)
+and the generic search inherited from :class:`planetarium.domains.Domain`.
 """
 
 from importlib.resources import files
