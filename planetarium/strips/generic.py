@@ -21,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import MissingExtraError, ResourceLimitError, require
-from ..limits import Deadline
+from ..limits import Deadline, required
 from ..pddl.domain import DomainDef
 from ..pddl.problem import Problem
 from ..pddl.writer import domain_to_pddl, problem_to_pddl
@@ -32,18 +32,20 @@ from .search import solve_by_search
 
 def generic_solve(domain: DomainDef, problem: Problem,
                   deadline: Deadline | None = None) -> list[GroundStep] | None:
-    """A plan, ``None`` when none exists, or :class:`ResourceLimitError` past ``deadline``.
+    """A plan, ``None`` when none exists, or :class:`ResourceLimitError` past ``deadline``
+    (``None``: the deadline in force, :class:`MissingDeadlineError` without one — Mimir must
+    never search unbounded).
 
     Uses Mimir when the ``[planners]`` extra is installed and the built-in search otherwise, or
     when Mimir cannot read the task, or when the task is so large that Mimir's grounding alone
     would outlast the time left (it cannot be interrupted; ours can).
     """
+    deadline = required("planning (strips.generic.generic_solve)", deadline)
     try:
         mimir = require("pymimir", "planners")
     except MissingExtraError:
         return solve_by_search(domain, problem, deadline)
-    if (deadline is not None and grounding_estimate(domain, problem)
-            > deadline.remaining() * _MIMIR_GROUNDING_RATE):
+    if grounding_estimate(domain, problem) > deadline.remaining() * _MIMIR_GROUNDING_RATE:
         # Mimir's C++ grounding cannot be interrupted; our grounding checks the clock
         return solve_by_search(domain, problem, deadline)
     try:
@@ -112,7 +114,7 @@ def _quiet_stdout() -> Iterator[None]:
 
 
 def _solve_with_mimir(mimir: ModuleType, domain: DomainDef, problem: Problem,
-                      deadline: Deadline | None) -> list[GroundStep] | None:
+                      deadline: Deadline) -> list[GroundStep] | None:
     """Lazy greedy best-first search with FF in Mimir; FF only prunes relaxed dead ends, so an
     exhausted search is a proof that no plan exists.  Lazy evaluation solves 20-30 block
     problems in 0.04-0.4 s where eager evaluation needs 5-30 s or more."""
@@ -126,8 +128,7 @@ def _solve_with_mimir(mimir: ModuleType, domain: DomainDef, problem: Problem,
         with _quiet_stdout():
             task = mimir.Problem(mimir.Domain(domain_file), problem_file)
             result = mimir.gbfs_lazy(task, task.get_initial_state(), mimir.FFHeuristic(task),
-                                     max_time_seconds=-1 if deadline is None
-                                     else deadline.remaining())
+                                     max_time_seconds=deadline.remaining())
     if result.status == "solved":
         return parse_plan("\n".join(str(action) for action in result.solution or ()))
     if result.status in ("exhausted", "unsolvable"):
