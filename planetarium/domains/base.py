@@ -37,7 +37,7 @@ def _read_domain(text: str) -> tuple[DomainDef, Compilation | None]:
     except UnsupportedFeatureError:
         from ..reasoning.adl import compile_domain
 
-        return compile_domain(text.lower())
+        return compile_domain(text.lower(), negated_fluents=True)
 
 
 class Domain:

@@ -22,9 +22,17 @@ stored gold name the same ground actions):
   here would let an apple fill an ``?ot - otype`` parameter;
 * ``:action-costs`` with *unit* costs: ``(increase (total-cost) 1)`` effects, the
   ``(total-cost)`` function, ``(= (total-cost) 0)`` in the initial state and ``(:metric minimize
-  (total-cost))`` are dropped, since plan cost is then plan length.  Any other cost is refused.
+  (total-cost))`` are dropped, since plan cost is then plan length.  Any other cost is refused;
+* for grading only (``negated_fluents=True``: ACPBench's questions name the facts of states,
+  which must not gain helpers), ``:negative-preconditions``: ``(not (P ?x))`` in a precondition
+  becomes ``(adl-not-P ?x)``, kept the complement of ``P`` — every action that adds a ``P``
+  fact deletes its ``adl-not-P`` twin and vice versa, and a problem's initial state gets the
+  twin of every ``P`` fact of fitting types it lacks.  Exact, except where one action may add
+  and delete the same ``P`` fact (STRIPS lets the add win, which would leave both true): such
+  an action is refused unless a ``(not (= ...))`` precondition keeps the two apart.
 
-Anything else (a disjunction over fluents, a negated fluent, a positive equality) is left in
+Anything else (a disjunction over fluents, a negated fluent outside grading, a positive
+equality) is left in
 place, so the core refuses it with its own message rather than being approximated here.  The
 helper predicates start with ``adl-``, a prefix no ACPBench domain uses; a domain that already
 has one is refused.  A problem that declares a domain constant with another type is refused.
@@ -65,6 +73,8 @@ MAX_HELPER_FACTS = 200_000
 #: Helper facts made between two looks at the deadline.
 _CLOCK_EVERY = 4096
 _COMPILED_REQUIREMENTS = {":adl", ":action-costs", ":equality", ":disjunctive-preconditions"}
+_NEGATIVE_PRECONDITIONS = ":negative-preconditions"
+_NOT = _PREFIX + "not-"  # the complement of a predicate negated in a precondition
 
 
 @dataclass
@@ -79,6 +89,8 @@ class Compilation:
         default_factory=set)
     disjunctions: dict[str, tuple[tuple[tuple[str, str], ...], tuple[tuple, ...]]] = field(
         default_factory=dict)  # helper predicate -> (typed variables, disjunct atoms)
+    #: predicate negated in some precondition -> its parameters' types (its complement's)
+    negated: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _write(expr: Node) -> str:
@@ -112,12 +124,14 @@ def _unit_cost(expr: Node) -> bool:
 
 
 class _DomainCompiler:
-    def __init__(self, define: SList) -> None:
+    def __init__(self, define: SList, negated_fluents: bool) -> None:
         self.define = define
+        self.negated_fluents = negated_fluents
         self.out = Compilation("")
         self.params: dict[str, str] = {}
         self.statics: list = []
         self.changed: set[str] = set()
+        self.apart: set[frozenset[str]] = set()  # terms the action's (not (= ...)) keeps apart
 
     def compile(self) -> Compilation:
         sections = [s for s in self.define[2:] if isinstance(s, SList) and s]
@@ -126,12 +140,16 @@ class _DomainCompiler:
         for action in (s for s in sections if s[0] == ":action"):
             effect = dict(zip(action[2::2], action[3::2], strict=False)).get(":effect")
             self.changed |= self._effect_predicates(effect)
+        if self.negated_fluents:
+            self.out.negated = self._negated_predicates(sections)
         kept: list[SList] = []
         extra_predicates: list[SList] = []
         for section in sections:
             key = section[0]
             if key == ":requirements":
-                rest = [r for r in section[1:] if r not in _COMPILED_REQUIREMENTS]
+                compiled = _COMPILED_REQUIREMENTS | (
+                    {_NEGATIVE_PRECONDITIONS} if self.negated_fluents else set())
+                rest = [r for r in section[1:] if r not in compiled]
                 if ":strips" not in rest:
                     rest.insert(0, ":strips")
                 kept.append(_slist([":requirements", *rest], section.line))
@@ -152,6 +170,9 @@ class _DomainCompiler:
                                                   f"{_PREFIX}..., the prefix of compiled ADL "
                                                   "helpers")
                 kept.append(section)
+                extra_predicates.extend(
+                    _slist([_NOT + str(p[0]), *p[1:]], section.line) for p in section[1:]
+                    if isinstance(p, SList) and p and str(p[0]) in self.out.negated)
             elif key == ":action":
                 kept.append(self._action(section, extra_predicates))
             else:
@@ -161,6 +182,25 @@ class _DomainCompiler:
                 section.extend(extra_predicates)
         self.out.text = _write(_slist(list(self.define[:2]) + kept, self.define.line))
         return self.out
+
+    def _negated_predicates(self, sections: list[SList]) -> dict[str, tuple[str, ...]]:
+        """The predicates some precondition negates, with their parameters' types."""
+        negated: set[str] = set()
+        for action in (s for s in sections if s[0] == ":action"):
+            stack = [dict(zip(action[2::2], action[3::2], strict=False)).get(":precondition")]
+            while stack:
+                node = stack.pop()
+                if not isinstance(node, SList):
+                    continue
+                if _head(node) == "not" and len(node) == 2 and _is_atom(node[1]) \
+                        and node[1][0] != "=":
+                    negated.add(str(node[1][0]))
+                elif _head(node) == "and":
+                    stack.extend(node[1:])
+        declared = {str(p[0]): tuple(t for _, t in parse_typed_list(p))
+                    for section in sections if section[0] == ":predicates"
+                    for p in section[1:] if isinstance(p, SList) and p}
+        return {name: declared[name] for name in sorted(negated) if name in declared}
 
     def _effect_predicates(self, effect: Node | None) -> set[str]:
         names, stack = set(), [effect]
@@ -180,6 +220,7 @@ class _DomainCompiler:
         declared = _slist([":parameters", *(fields.get(":parameters") or [])], section.line)
         self.params = {str(v): str(t) for v, t in parse_typed_list(declared)}
         self.statics = self._static_atoms(fields.get(":precondition"))
+        self.apart = set()
         out = _slist(section[:2], section.line)
         for key, value in zip(section[2::2], section[3::2], strict=False):
             if key == ":precondition":
@@ -203,11 +244,33 @@ class _DomainCompiler:
         return out
 
     def _effect(self, effect: SList) -> SList:
-        if _unit_cost(effect):
-            return _slist(["and"], effect.line)
-        if _head(effect) == "and":
-            return _slist(["and", *(e for e in effect[1:] if not _unit_cost(e))], effect.line)
-        return effect
+        parts = list(effect[1:]) if _head(effect) == "and" else [effect]
+        parts = [e for e in parts if not _unit_cost(e)]
+        added = [e for e in parts if _is_atom(e) and str(e[0]) in self.out.negated]
+        deleted = [e[1] for e in parts if _head(e) == "not" and len(e) == 2 and _is_atom(e[1])
+                   and str(e[1][0]) in self.out.negated]
+        for atom in added:
+            if any(self._may_coincide(atom, other) for other in deleted):
+                raise UnsupportedFeatureError(
+                    f"line {effect.line}: an action may add and delete the same fact "
+                    f"{_write(atom)}, whose predicate a precondition negates: add "
+                    "(not (= ...)) preconditions that keep the two apart")
+        twins = [_slist(["not", _slist([_NOT + str(a[0]), *a[1:]], effect.line)], effect.line)
+                 for a in added]
+        twins += [_slist([_NOT + str(a[0]), *a[1:]], effect.line) for a in deleted]
+        if len(parts) == 1 and not twins and _head(effect) != "and":
+            return effect
+        return _slist(["and", *parts, *twins], effect.line)
+
+    def _may_coincide(self, first: SList, second: SList) -> bool:
+        """Whether some binding of the action's parameters makes the two atoms one fact."""
+        if first[0] != second[0] or len(first) != len(second):
+            return False
+        for x, y in zip(first[1:], second[1:], strict=True):
+            if x != y and (frozenset((x, y)) in self.apart
+                           or not (x.startswith("?") or y.startswith("?"))):
+                return False
+        return True
 
     def _condition(self, expr: Node, extra: list) -> Node:
         if not isinstance(expr, SList):
@@ -217,12 +280,16 @@ class _DomainCompiler:
             return _slist(["and", *(self._condition(x, extra) for x in expr[1:])], expr.line)
         if head == "not" and len(expr) == 2 and _head(expr[1]) == "=" and len(expr[1]) == 3:
             left, right = (str(x) for x in expr[1][1:])
+            self.apart.add(frozenset((left, right)))
             self.out.distinct.add((self._slot(left), self._slot(right)))
             if not any(_head(p) == _DISTINCT for p in extra):
                 extra.append(_slist([_DISTINCT, "?x", "?y"], expr.line))
             return _slist([_DISTINCT, left, right], expr.line)
         if head == "or" and all(_is_atom(x) and x[0] not in self.changed for x in expr[1:]):
             return self._disjunction(expr, extra)
+        if head == "not" and len(expr) == 2 and _is_atom(expr[1]) \
+                and str(expr[1][0]) in self.out.negated:
+            return _slist([_NOT + str(expr[1][0]), *expr[1][1:]], expr.line)
         return expr
 
     def _slot(self, term: str) -> tuple[str, frozenset]:
@@ -250,10 +317,11 @@ class _DomainCompiler:
         return _slist([name, *variables], expr.line)
 
 
-def _needs_compiling(define: SList) -> bool:
+def _needs_compiling(define: SList, negated_fluents: bool) -> bool:
+    compiled = _COMPILED_REQUIREMENTS | ({_NEGATIVE_PRECONDITIONS} if negated_fluents else set())
     for section in define[2:]:
         if (_head(section) == ":requirements"
-                and {x for x in section[1:] if isinstance(x, str)} & _COMPILED_REQUIREMENTS):
+                and {x for x in section[1:] if isinstance(x, str)} & compiled):
             return True
         if _head(section) in (":constants", ":functions"):
             return True
@@ -261,13 +329,16 @@ def _needs_compiling(define: SList) -> bool:
 
 
 @lru_cache(maxsize=64)
-def compile_domain(text: str) -> tuple[DomainDef, Compilation | None]:
+def compile_domain(text: str, negated_fluents: bool = False
+                   ) -> tuple[DomainDef, Compilation | None]:
     """The domain as the STRIPS core reads it, and what its problems need (``None`` when the
-    domain was plain STRIPS already).  Cached: every question of a domain shares its text."""
+    domain was plain STRIPS already).  ``negated_fluents``: compile ``:negative-preconditions``
+    too (the grader; module docstring).  Cached: every question of a domain shares its text."""
     forms = read_sexprs(text)
-    if len(forms) != 1 or _head(forms[0]) != "define" or not _needs_compiling(forms[0]):
+    if (len(forms) != 1 or _head(forms[0]) != "define"
+            or not _needs_compiling(forms[0], negated_fluents)):
         return parse_domain(text), None
-    compiled = _DomainCompiler(forms[0]).compile()
+    compiled = _DomainCompiler(forms[0], negated_fluents).compile()
     return parse_domain(compiled.text), compiled
 
 
@@ -387,6 +458,12 @@ def _helper_facts(problem: Problem, domain: DomainDef, compiled: Compilation) ->
                 for values in itertools.product(*(pools[v] for v in free)):
                     full = {**binding, **dict(zip(free, values, strict=True))}
                     made.add((name, *(full[v] for v in variables)))
+    for predicate, types in compiled.negated.items():
+        columns = [made.pool(t) for t in types]
+        made.plan(math.prod(len(c) for c in columns), f"the complement of ({predicate} ...)")
+        for values in itertools.product(*columns):
+            if (predicate, *values) not in problem.init:
+                made.add((_NOT + predicate, *values))
     return made.facts
 
 
