@@ -27,6 +27,8 @@ in every goal state: ``F-``).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property
@@ -36,7 +38,7 @@ from ..limits import MAX_TIMEOUT_S, Deadline, check_deadline, current
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from .bits import indices as bit_indices
-from .ff import FFHeuristic, greedy_search
+from .ff import INFINITE, FFHeuristic, greedy_search
 from .generic import generic_solve, mimir_plan_within
 from .invariants import forced_by_invariant
 from .mutex import h2_masks
@@ -55,6 +57,8 @@ GROWTH = 8
 #: Seconds Mimir may look for a witness per candidate our own search and regression left open
 #: in the first round (scaled with the budgets after it).
 MIMIR_WITNESS_S = 0.1
+#: Positive stand-ins for a false atom tried per round (``GoalStates._witness_via_excluder``).
+EXCLUDERS = 8
 
 
 class GoalStates:
@@ -94,8 +98,10 @@ class GoalStates:
             delete=tuple(delete | (add << n) for _, add, delete in self.ops))
         #: reachable states found so far (bit sets over ``atoms``)
         self.known: list[int] = [self.init]
-        #: atoms of the goal states :meth:`forced` found (each is true in some goal state)
+        #: atoms of the goal states found by the :meth:`forced` call under way
         self.goal_union = 0
+        self._answers: dict[tuple[int, int], tuple[int | None, int]] = {}
+        self._asking = threading.RLock()
 
     # --- bits ---------------------------------------------------------------------------------
 
@@ -242,6 +248,8 @@ class GoalStates:
         while frontier and len(seen) < EXPLORE_STATES and idle < EXPLORE_PATIENCE:
             following = []
             for state in frontier:
+                if idle >= EXPLORE_PATIENCE or len(seen) >= EXPLORE_STATES:
+                    break  # within a layer too: Swap's second layer alone is 400 states
                 check_deadline("exploring the goal states")
                 for pre, add, delete in self.ops:
                     if state & pre == pre:
@@ -289,7 +297,24 @@ class GoalStates:
 
     def forced(self, positive: int, negative: int) -> int | None:
         """The atoms true in every reachable state that holds ``positive`` and none of
-        ``negative``, or ``None`` when no reachable state does (module docstring)."""
+        ``negative``, or ``None`` when no reachable state does (module docstring).  Answers are
+        kept: the ground truth is asked about once per prediction graded against it."""
+        return self._answer(positive, negative)[0]
+
+    def goal_union_of(self, positive: int, negative: int) -> int:
+        """Atoms of the goal states :meth:`forced` found for these literals (each is true in
+        some reachable state satisfying them)."""
+        return self._answer(positive, negative)[1]
+
+    def _answer(self, positive: int, negative: int) -> tuple[int | None, int]:
+        with self._asking:  # one question at a time: the instance may be shared by threads
+            key = (positive, negative)
+            if key not in self._answers:
+                self.goal_union = 0
+                self._answers[key] = (self._forced(positive, negative), self.goal_union)
+            return self._answers[key]
+
+    def _forced(self, positive: int, negative: int) -> int | None:
         if positive & ~self.full:
             return None
         start = self._known(positive, negative)
@@ -371,10 +396,40 @@ class GoalStates:
             reachable = regress(self.ops, self.deleters, self.adders, self.init, positive,
                                 negative, self.compatible, budget[1])
         except RegressionBudgetExceeded:
-            found = self._mimir_witness(positive, negative,
-                                        MIMIR_WITNESS_S * budget[0] / FIRST_SEARCH_STATES)
+            found = self._witness_via_excluder(bit, positive, negative & ~bit, budget[0])
+            if found is None:
+                found = self._mimir_witness(positive, negative,
+                                            MIMIR_WITNESS_S * budget[0] / FIRST_SEARCH_STATES)
             return (None, everything) if found is None else (False, found)
         return not reachable, everything
+
+    def _witness_via_excluder(self, bit: int, positive: int, negative: int,
+                              max_states: int) -> int | None:
+        """A reachable state satisfying the literals with ``bit`` false, found as one holding
+        ``positive`` and an atom ``q`` h^2-mutex with ``bit`` (so ``bit`` is false there);
+        ``None`` proves nothing.
+
+        FF guides badly towards "``p`` false" (Depots: crate 4 at distributor 0 but not on
+        pallet 2 needs another crate brought there first, which "not on" does not ask for),
+        while a positive stand-in such as "crate 4 on crate 1" spells that out: each search
+        then takes tens of milliseconds.  The :data:`EXCLUDERS` stand-ins closest by FF from
+        the initial state are tried, ``max_states`` each."""
+        start = self.lift(self.init)
+        ranked = []
+        for q in bit_indices(self.mutex_with(bit) & ~self.mutex_with(positive)
+                             & ~negative & self.changing & self.full):
+            value = self.ff.with_goal(positive | (1 << q) | (negative << self.n))(start)[0]
+            if value != INFINITE:
+                ranked.append((value, q))
+        for _, q in sorted(ranked)[:EXCLUDERS]:
+            try:
+                found = self.search(self.init, positive | (1 << q), negative, max_states)
+            except ResourceLimitError:
+                _reraise_if_late()
+                continue
+            if found is not None and self._satisfies(found, positive, negative | bit):
+                return found
+        return None
 
 
 def _deadline() -> Deadline:
@@ -387,13 +442,49 @@ def _reraise_if_late() -> None:
     check_deadline("fully specifying the goal")
 
 
+#: Ground tasks kept per process (most recent last): a grading call asks about the ground truth
+#: and the prediction, which often share objects and initial state (a wrong goal), and a batch
+#: asks about one ground truth many times.
+KEPT_TASKS = 4
+_kept: OrderedDict[tuple, GoalStates] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def goal_states(domain: DomainDef, problem: Problem) -> GoalStates:
+    """The :class:`GoalStates` of ``problem``'s objects and initial state, shared by every
+    question about them (the goal plays no part in grounding, h^2 or the states found): a
+    second problem with the same objects and initial state skips the grounding.  Keyed on the
+    domain object itself (one parsed domain is shared by every grading call) and on the typed
+    objects and initial facts; an interrupted grounding keeps nothing."""
+    key = (id(domain), frozenset(zip(problem.objects, problem.object_types, strict=True)),
+           problem.init)
+    with _kept_lock:
+        found = _kept.get(key)
+        if found is not None and found.domain is domain:
+            _kept.move_to_end(key)
+            return found
+    states = GoalStates(domain, replace(problem, goal=frozenset(), negative_goal=frozenset(),
+                                        goal_formula=None))
+    with _kept_lock:
+        _kept[key] = states
+        while len(_kept) > KEPT_TASKS:
+            _kept.popitem(last=False)
+    return states
+
+
+def forget_ground_tasks() -> None:
+    """Drop the kept :class:`GoalStates` (a benchmark timing each pair from cold)."""
+    with _kept_lock:
+        _kept.clear()
+
+
 def fully_specified(domain: DomainDef, problem: Problem) -> frozenset[Atom] | None:
     """The facts true in every goal state reachable from ``problem``'s initial state (static
     facts and the goal included), or ``None`` when none is reachable; the goal is a
     conjunction of literals (``goal`` true, ``negative_goal`` false)."""
     if problem.goal_formula is not None:
         raise ValueError("fully_specified needs a conjunction of literals")
-    states = GoalStates(domain, problem)
+    states = goal_states(domain, problem)
     if not problem.goal <= set(states.index):
         return None
     forced = states.forced(states.mask(problem.goal), states.mask(problem.negative_goal))
@@ -407,7 +498,7 @@ def goal_provably_unreachable(domain: DomainDef, problem: Problem) -> bool:
     the planner."""
     if problem.goal_formula is not None:
         return False
-    states = GoalStates(domain, problem)
+    states = goal_states(domain, problem)
     if not problem.goal <= set(states.index):
         return True
     positive = states.mask(problem.goal)
@@ -421,7 +512,7 @@ def literal_closure(domain: DomainDef, problem: Problem
     reachable goal state, ``U``: atoms true in some reachable state; ``positive_only``: no
     reachable state holds ``F+`` and a negative goal literal), or ``None`` when no reachable
     state satisfies the goal.  Every atom is settled by :meth:`GoalStates.reaches`."""
-    states = GoalStates(domain, problem)
+    states = goal_states(domain, problem)
     if not problem.goal <= set(states.index):
         return None
     positive, negative = states.mask(problem.goal), states.mask(problem.negative_goal)
@@ -429,7 +520,8 @@ def literal_closure(domain: DomainDef, problem: Problem
     if forced is None:
         return None
     false_in_goals = 0
-    for atom in bit_indices(states.changing & states.full & ~states.goal_union & ~forced):
+    union = states.goal_union_of(positive, negative)
+    for atom in bit_indices(states.changing & states.full & ~union & ~forced):
         bit = 1 << atom
         if states.reaches(bit, 0) and not states.reaches(positive | bit, negative):
             false_in_goals |= bit
