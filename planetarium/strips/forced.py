@@ -192,8 +192,14 @@ class GoalStates:
         return {step: i for i, step in enumerate(self.task.steps)}
 
     def _first_goal_state(self, positive: int, negative: int) -> int | None:
-        """A reachable goal state, ``None`` when none exists: Mimir's search (much faster, the
-        ``[planners]`` extra) where installed and the goal is positive, ours otherwise."""
+        """A reachable goal state, ``None`` when none exists: our search within
+        :data:`FIRST_SEARCH_STATES` (most goals are near: no start-up), then Mimir's search
+        (much faster on long plans, the ``[planners]`` extra) where installed and the goal is
+        positive, then ours without a bound."""
+        try:
+            return self.search(self.init, positive, negative, FIRST_SEARCH_STATES)
+        except ResourceLimitError:
+            _reraise_if_late()
         plan = None
         if not negative:
             try:
@@ -310,9 +316,25 @@ class GoalStates:
         with self._asking:  # one question at a time: the instance may be shared by threads
             key = (positive, negative)
             if key not in self._answers:
-                self.goal_union = 0
-                self._answers[key] = (self._forced(positive, negative), self.goal_union)
+                self._answers[key] = self._implied_answer(positive, negative) or self._compute(
+                    positive, negative)
             return self._answers[key]
+
+    def _compute(self, positive: int, negative: int) -> tuple[int | None, int]:
+        self.goal_union = 0
+        return self._forced(positive, negative), self.goal_union
+
+    def _implied_answer(self, positive: int, negative: int) -> tuple[int | None, int] | None:
+        """An answer kept for fewer literals that settles these: a goal that adds to an
+        answered one only atoms forced there (a prediction with implied facts written out)
+        has the very same goal states; one that adds literals to an unreachable goal is
+        unreachable too."""
+        for (known_pos, known_neg), (forced, union) in self._answers.items():
+            if known_pos & ~positive or known_neg & ~negative:
+                continue
+            if forced is None or (known_neg == negative and not positive & ~forced):
+                return forced, union
+        return None
 
     def _forced(self, positive: int, negative: int) -> int | None:
         if positive & ~self.full:
@@ -450,14 +472,26 @@ _kept: OrderedDict[tuple, GoalStates] = OrderedDict()
 _kept_lock = threading.Lock()
 
 
+def _task_key(domain: DomainDef, problem: Problem) -> tuple:
+    return (id(domain), frozenset(zip(problem.objects, problem.object_types, strict=True)),
+            problem.init)
+
+
+def ground_task_kept(domain: DomainDef, problem: Problem) -> bool:
+    """Whether :func:`goal_states` holds ``problem``'s objects and initial state already (the
+    proofs that need a ground task then cost next to nothing)."""
+    with _kept_lock:
+        found = _kept.get(_task_key(domain, problem))
+        return found is not None and found.domain is domain
+
+
 def goal_states(domain: DomainDef, problem: Problem) -> GoalStates:
     """The :class:`GoalStates` of ``problem``'s objects and initial state, shared by every
     question about them (the goal plays no part in grounding, h^2 or the states found): a
     second problem with the same objects and initial state skips the grounding.  Keyed on the
     domain object itself (one parsed domain is shared by every grading call) and on the typed
     objects and initial facts; an interrupted grounding keeps nothing."""
-    key = (id(domain), frozenset(zip(problem.objects, problem.object_types, strict=True)),
-           problem.init)
+    key = _task_key(domain, problem)
     with _kept_lock:
         found = _kept.get(key)
         if found is not None and found.domain is domain:
