@@ -436,11 +436,11 @@ class GoalStates:
         FF guides badly towards "``p`` false" (Depots: crate 4 at distributor 0 but not on
         pallet 2 needs another crate brought there first, which "not on" does not ask for),
         while a positive stand-in such as "crate 4 on crate 1" spells that out.  The
-        :data:`EXCLUDERS` stand-ins closest by FF from the initial state are tried by our search
-        (a quarter of ``max_states`` each: near ones are found in tens of states), then the
-        first :data:`MIMIR_EXCLUDERS` by Mimir's (the ``[planners]`` extra, ``seconds`` each, at
-        most twice :data:`MIMIR_WITNESS_S`: it takes 0.05-0.15 s where ours needs thousands of
-        states, or fails however long it runs)."""
+        :data:`EXCLUDERS` stand-ins closest by FF from the initial state are tried in turn by
+        our search (a quarter of ``max_states`` each: near ones are found in tens of states)
+        and, for the first :data:`MIMIR_EXCLUDERS` where it gives up, by Mimir's (the
+        ``[planners]`` extra, ``seconds`` each, at most twice :data:`MIMIR_WITNESS_S`: it takes
+        0.05-0.15 s where ours needs thousands of states, or fails however long it runs)."""
         start = self.lift(self.init)
         ranked = []
         for q in bit_indices(self.mutex_with(bit) & ~self.mutex_with(positive)
@@ -448,17 +448,16 @@ class GoalStates:
             value = self.ff.with_goal(positive | (1 << q) | (negative << self.n))(start)[0]
             if value != INFINITE:
                 ranked.append((value, q))
-        chosen = [1 << q for _, q in sorted(ranked)[:EXCLUDERS]]
-        for q in chosen:
+        for rank, (_, q) in enumerate(sorted(ranked)[:EXCLUDERS]):
+            goal = positive | (1 << q)
             try:
-                found = self.search(self.init, positive | q, negative, max(1, max_states // 4))
+                found = self.search(self.init, goal, negative, max(1, max_states // 4))
             except ResourceLimitError:
                 _reraise_if_late()
-                continue
-            if found is not None and self._satisfies(found, positive, negative | bit):
-                return found
-        for q in chosen[:MIMIR_EXCLUDERS]:
-            found = self._mimir_witness(positive | q, negative, min(seconds, 2 * MIMIR_WITNESS_S))
+                found = None
+                if rank < MIMIR_EXCLUDERS:
+                    found = self._mimir_witness(goal, negative,
+                                                min(seconds, 2 * MIMIR_WITNESS_S))
             if found is not None and self._satisfies(found, positive, negative | bit):
                 return found
         return None
