@@ -3,13 +3,13 @@
 The generic engine grounds a problem's objects and initial state once per process
 (:func:`planetarium.strips.forced.goal_states`), but a prediction that names its objects
 otherwise (any renamed answer) has a different ground task and would be grounded again: on
-ACPBench's swap that is 0.3 s of a pair's 0.8 s.  Once :func:`~planetarium.equivalence.compare`
-knows the initial states isomorphic, one renaming of the prediction's objects onto the ground
-truth's that maps initial state onto initial state is looked for (VF2 within
-:data:`RENAMING_STEPS`); the prediction's fully specified goal (or closure) is computed for its
-renamed copy and renamed back.  Both are the same set: which atoms hold in every reachable goal
-state does not depend on what the objects are called.  Without such a renaming within the
-budget, the prediction is asked as written.
+ACPBench's swap, 0.1-0.3 s of a pair's 0.3-0.8 s (by machine load).  Once
+:func:`~planetarium.equivalence.compare` knows the initial states isomorphic, one renaming of
+the prediction's objects onto the ground truth's that maps initial state onto initial state is
+looked for (VF2 within :data:`RENAMING_STEPS`); the prediction's fully specified goal (or
+closure) is computed for its renamed copy and renamed back.  Both are the same set: which atoms
+hold in every reachable goal state does not depend on what the objects are called.  Without
+such a renaming within the budget, the prediction is asked as written.
 """
 
 from __future__ import annotations

@@ -10,8 +10,10 @@ domain's problems get that here, each atom settled by a witness or a proof:
    breadth-first walk inside the goal region around ``s0`` finds most of them (the robot's room,
    an untouched block); then, per candidate ``p``, a greedy search from ``s0`` for the goal with
    ``p`` false (``not p`` compiled into an atom of its own, so FF sees it), and where that and
-   the regression below run out of budget, Mimir's search for the same literals (the
-   ``[planners]`` extra; its plan is replayed here, its failure proves nothing);
+   the regression below run out of budget, searches for the goal with a positive stand-in ``q``
+   h^2-mutex with ``p`` (``q`` true makes ``p`` false; FF guides far better towards it), ours
+   then Mimir's, and Mimir's search for the literals themselves (the ``[planners]`` extra; its
+   plan is replayed here, its failure proves nothing);
 3. **proofs** for the rest: an at-least-one invariant (:mod:`.invariants`) whose other members
    are mutex with the goal; then regression with h^2 pruning (:mod:`.regression`), which is
    complete and usually tiny when the literals are unreachable.  Each atom proven true makes the
@@ -19,6 +21,9 @@ domain's problems get that here, each atom settled by a witness or a proof:
    What neither settles goes back to search and regression with growing budgets, until the
    deadline in force (:func:`~planetarium.limits.check_deadline`) ends it with
    :class:`~planetarium.errors.ResourceLimitError`: never a guess.
+
+One :class:`GoalStates` serves every goal over the same objects and initial state
+(:func:`goal_states` keeps the most recent per process, with the answers found on it).
 
 The same machinery answers "does some reachable state satisfy these literals?"
 (:meth:`GoalStates.reaches`), which the closures of goals with negative literals need (atoms false
