@@ -25,7 +25,8 @@ from planetarium.equivalence import compare
 from planetarium.equivalence.closure import GENERIC, literal_closure
 from planetarium.limits import Deadline
 from planetarium.pddl import read_problem
-from planetarium.strips.forced import fully_specified
+from planetarium.strips.forced import forget_ground_tasks, fully_specified
+from planetarium.testing.acp_problems import GENERATORS
 from planetarium.testing.conformance import (
     check_fully_specify,
     check_literal_closure,
@@ -151,3 +152,52 @@ def test_unsolvable_goal_is_none():
                            " (:init (on-table a) (on-table b) (clear a) (clear b) (arm-empty))"
                            " (:goal (and (on a b) (on b a))))", domain.definition)
     assert fully_specified(domain.definition, problem) is None
+
+
+def test_goals_sharing_an_initial_state_are_answered_as_if_alone():
+    """One ground task serves every goal over the same objects and initial state (kept per
+    process): asked in turn, from a cold start, the goals still get brute force's answers (the
+    goal states found for one goal never stand in for another's)."""
+    forget_ground_tasks()
+    for name in ("depots", "swap", "gripper-strips", "ferry"):
+        gen = GENERATORS[name]
+        for seed in range(2):
+            base = gen.problem(random.Random(seed), gen.small, negative=True)
+            goals = sorted(base.goal)
+            problems = [base, replace(base, negative_goal=frozenset())]
+            problems += [replace(base, goal=frozenset(goals[:i]), negative_goal=frozenset())
+                         for i in range(1, len(goals))]
+            problems += [replace(base, goal=base.goal - {atom},
+                                 negative_goal=base.negative_goal | {atom}) for atom in goals]
+            report = check_fully_specify(gen.domain, problems, max_states=20_000)
+            closures = check_literal_closure(gen.domain, problems, max_states=20_000)
+            assert report.mismatches == [] and closures.mismatches == [], (name, seed)
+            assert report.checked == closures.checked == len(problems), (name, seed)
+
+
+def test_depots_witness_that_brings_another_crate():
+    """Crate 0 asked at distributor 1, where it starts on pallet 2 under three crates: a goal
+    state with crate 0 elsewhere than on pallet 2 needs a truck to carry the crates away and a
+    crate put back on the pallet first.  FF guides no search towards "not on pallet 2" (10 s
+    were not enough); a positive stand-in mutex with it ("on crate 1") leads there at once."""
+    domain = Domain("depots", GENERATORS["depots"].domain.pddl)
+    places = "depot0 - depot distributor0 distributor1 - distributor"
+    problem = read_problem(
+        f"(define (problem d) (:domain depots) (:objects {places} truck0 truck1 - truck"
+        " pallet0 pallet1 pallet2 - pallet crate0 crate1 crate2 crate3 crate4 - crate"
+        " hoist0 hoist1 hoist2 - hoist) (:init (at pallet0 depot0) (at pallet1 distributor0)"
+        " (at pallet2 distributor1) (at hoist0 depot0) (at hoist1 distributor0)"
+        " (at hoist2 distributor1) (at truck0 depot0) (at truck1 distributor0)"
+        " (available hoist0) (available hoist1) (available hoist2)"
+        " (at crate0 distributor1) (on crate0 pallet2) (at crate1 distributor1) (on crate1 crate0)"
+        " (at crate3 distributor1) (on crate3 crate1) (at crate4 distributor1) (on crate4 crate3)"
+        " (clear crate4) (at crate2 depot0) (on crate2 pallet0) (clear crate2) (clear pallet1))"
+        " (:goal (at crate0 distributor1)))", domain.definition)
+    forget_ground_tasks()
+    with Deadline.start(5).applied():
+        forced = fully_specified(domain.definition, problem)
+    assert forced is not None
+    moving = {a for a in forced - problem.goal if a[0] not in domain.definition.static_predicates}
+    assert moving == {("at", "hoist0", "depot0"), ("at", "hoist1", "distributor0"),
+                      ("at", "hoist2", "distributor1"), ("at", "pallet0", "depot0"),
+                      ("at", "pallet1", "distributor0"), ("at", "pallet2", "distributor1")}

@@ -43,6 +43,7 @@ from ..limits import Deadline, required
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from .closure import Closure, literal_closure
+from .shared_task import asked_in_truth_names, renamed_closure, renamed_goal
 
 
 class PlaceholderSemantics(str, Enum):
@@ -189,13 +190,15 @@ def _decide(a: Problem, b: Problem, domain: Domain, budget: SearchBudget, is_pla
     if plain:
         goal_a = _kept(memo, "fully_specify", lambda: domain.fully_specify(a))
         budget.check()
-        goal_b = domain.fully_specify(b)
+        goal_b = _of_prediction(a, b, domain, init_a, init_b, domain.fully_specify,
+                                renamed_goal)
         budget.check()
         neg_a = neg_b = frozenset[Atom]()
     else:
         closure_a = _kept(memo, "literal_closure", lambda: literal_closure(domain, a))
         budget.check()
-        closure_b = literal_closure(domain, b)
+        closure_b = _of_prediction(a, b, domain, init_a, init_b,
+                                   lambda p: literal_closure(domain, p), renamed_closure)
         budget.check()
         goal_a, neg_a = _parts(closure_a)
         goal_b, neg_b = _parts(closure_b)
@@ -232,6 +235,16 @@ def _decide(a: Problem, b: Problem, domain: Domain, budget: SearchBudget, is_pla
 
     return Verdict(*strict_placeholder(a, b, domain, (goal_a, neg_a), (goal_b, neg_b), anchors,
                                        budget))
+
+
+def _of_prediction(a: Problem, b: Problem, domain: Domain, init_a: rx.PyDiGraph,
+                   init_b: rx.PyDiGraph, ask: Callable[[Problem], T],
+                   back: Callable[[T, dict[str, str]], T]) -> T:
+    """``ask(b)``; where no closed form covers ``b``, asked of ``b`` in the ground truth's
+    names so that the generic engine grounds the initial state once (:mod:`.shared_task`)."""
+    if domain.closed_form_covers(b):
+        return ask(b)
+    return asked_in_truth_names(a, b, init_a, init_b, ask, back)
 
 
 def _kept(memo: dict, key: Hashable, compute: Callable[[], T]) -> T:

@@ -57,7 +57,7 @@ from ..graph import (
 )
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
-from ..strips.forced import GoalStates
+from ..strips.forced import GoalStates, goal_states
 from ..strips.grounding import StateBudgetExceeded
 from ..strips.symmetry import schema_constants
 from .closure import explicit_goal_states
@@ -159,7 +159,7 @@ def strict_placeholder(a: Problem, b: Problem, domain: Domain, closure_a: Closur
                            "keeps the reachable states maps the goal states)"))
         return (False, ("no renaming that keeps the reachable states maps one set of goal "
                         "states onto the other"))
-    states = GoalStates(domain.definition, a), GoalStates(domain.definition, b)
+    states = goal_states(domain.definition, a), goal_states(domain.definition, b)
     if _round_trip_renaming(a, b, domain, states, closure_a, closure_b, anchors, budget):
         return (True, ("equivalent up to renaming the goal's objects (the renamed initial state "
                        "and the prediction's reach each other, so the renaming maps the goal "

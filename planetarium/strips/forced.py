@@ -10,8 +10,10 @@ domain's problems get that here, each atom settled by a witness or a proof:
    breadth-first walk inside the goal region around ``s0`` finds most of them (the robot's room,
    an untouched block); then, per candidate ``p``, a greedy search from ``s0`` for the goal with
    ``p`` false (``not p`` compiled into an atom of its own, so FF sees it), and where that and
-   the regression below run out of budget, Mimir's search for the same literals (the
-   ``[planners]`` extra; its plan is replayed here, its failure proves nothing);
+   the regression below run out of budget, searches for the goal with a positive stand-in ``q``
+   h^2-mutex with ``p`` (``q`` true makes ``p`` false; FF guides far better towards it), ours
+   then Mimir's, and Mimir's search for the literals themselves (the ``[planners]`` extra; its
+   plan is replayed here, its failure proves nothing);
 3. **proofs** for the rest: an at-least-one invariant (:mod:`.invariants`) whose other members
    are mutex with the goal; then regression with h^2 pruning (:mod:`.regression`), which is
    complete and usually tiny when the literals are unreachable.  Each atom proven true makes the
@@ -20,6 +22,9 @@ domain's problems get that here, each atom settled by a witness or a proof:
    deadline in force (:func:`~planetarium.limits.check_deadline`) ends it with
    :class:`~planetarium.errors.ResourceLimitError`: never a guess.
 
+One :class:`GoalStates` serves every goal over the same objects and initial state
+(:func:`goal_states` keeps the most recent per process, with the answers found on it).
+
 The same machinery answers "does some reachable state satisfy these literals?"
 (:meth:`GoalStates.reaches`), which the closures of goals with negative literals need (atoms false
 in every goal state: ``F-``).
@@ -27,6 +32,8 @@ in every goal state: ``F-``).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property
@@ -36,7 +43,7 @@ from ..limits import Deadline, check_deadline, required
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from .bits import indices as bit_indices
-from .ff import FFHeuristic, greedy_search
+from .ff import INFINITE, FFHeuristic, greedy_search
 from .generic import generic_solve, mimir_plan_within
 from .invariants import forced_by_invariant
 from .mutex import h2_masks
@@ -57,6 +64,10 @@ GROWTH = 8
 MIMIR_WITNESS_S = 0.1
 #: Seconds Mimir may look for each plan of a round trip between two states.
 ROUND_TRIP_MIMIR_S = 1.0
+#: Positive stand-ins for a false atom tried per round (``GoalStates._witness_via_excluder``).
+EXCLUDERS = 8
+#: Of those, how many Mimir's search tries too.
+MIMIR_EXCLUDERS = 3
 
 
 class GoalStates:
@@ -96,8 +107,10 @@ class GoalStates:
             delete=tuple(delete | (add << n) for _, add, delete in self.ops))
         #: reachable states found so far (bit sets over ``atoms``)
         self.known: list[int] = [self.init]
-        #: atoms of the goal states :meth:`forced` found (each is true in some goal state)
+        #: atoms of the goal states found by the :meth:`forced` call under way
         self.goal_union = 0
+        self._answers: dict[tuple[int, int], tuple[int | None, int]] = {}
+        self._asking = threading.RLock()
 
     # --- bits ---------------------------------------------------------------------------------
 
@@ -215,8 +228,14 @@ class GoalStates:
         return {step: i for i, step in enumerate(self.task.steps)}
 
     def _first_goal_state(self, positive: int, negative: int) -> int | None:
-        """A reachable goal state, ``None`` when none exists: Mimir's search (much faster, the
-        ``[planners]`` extra) where installed and the goal is positive, ours otherwise."""
+        """A reachable goal state, ``None`` when none exists: our search within
+        :data:`FIRST_SEARCH_STATES` (most goals are near: no start-up), then Mimir's search
+        (much faster on long plans, the ``[planners]`` extra) where installed and the goal is
+        positive, then ours without a bound."""
+        try:
+            return self.search(self.init, positive, negative, FIRST_SEARCH_STATES)
+        except ResourceLimitError:
+            _reraise_if_late()
         plan = None
         if not negative:
             try:
@@ -272,6 +291,8 @@ class GoalStates:
         while frontier and len(seen) < EXPLORE_STATES and idle < EXPLORE_PATIENCE:
             following = []
             for state in frontier:
+                if idle >= EXPLORE_PATIENCE or len(seen) >= EXPLORE_STATES:
+                    break  # within a layer too: Swap's second layer alone is 400 states
                 check_deadline("exploring the goal states")
                 for pre, add, delete in self.ops:
                     if state & pre == pre:
@@ -319,7 +340,40 @@ class GoalStates:
 
     def forced(self, positive: int, negative: int) -> int | None:
         """The atoms true in every reachable state that holds ``positive`` and none of
-        ``negative``, or ``None`` when no reachable state does (module docstring)."""
+        ``negative``, or ``None`` when no reachable state does (module docstring).  Answers are
+        kept: the ground truth is asked about once per prediction graded against it."""
+        return self._answer(positive, negative)[0]
+
+    def goal_union_of(self, positive: int, negative: int) -> int:
+        """Atoms of the goal states :meth:`forced` found for these literals (each is true in
+        some reachable state satisfying them)."""
+        return self._answer(positive, negative)[1]
+
+    def _answer(self, positive: int, negative: int) -> tuple[int | None, int]:
+        with self._asking:  # one question at a time: the instance may be shared by threads
+            key = (positive, negative)
+            if key not in self._answers:
+                self._answers[key] = self._implied_answer(positive, negative) or self._compute(
+                    positive, negative)
+            return self._answers[key]
+
+    def _compute(self, positive: int, negative: int) -> tuple[int | None, int]:
+        self.goal_union = 0
+        return self._forced(positive, negative), self.goal_union
+
+    def _implied_answer(self, positive: int, negative: int) -> tuple[int | None, int] | None:
+        """An answer kept for fewer literals that settles these: a goal that adds to an
+        answered one only atoms forced there (a prediction with implied facts written out)
+        has the very same goal states; one that adds literals to an unreachable goal is
+        unreachable too."""
+        for (known_pos, known_neg), (forced, union) in self._answers.items():
+            if known_pos & ~positive or known_neg & ~negative:
+                continue
+            if forced is None or (known_neg == negative and not positive & ~forced):
+                return forced, union
+        return None
+
+    def _forced(self, positive: int, negative: int) -> int | None:
         if positive & ~self.full:
             return None
         start = self._known(positive, negative)
@@ -366,7 +420,7 @@ class GoalStates:
         forced = self.forced(positive, negative)
         if forced is None:
             return None
-        found = forced | self.goal_union
+        found = forced | self.goal_union_of(positive, negative)
         for state in self.known:
             if self._satisfies(state, positive, negative):
                 found |= state
@@ -418,10 +472,47 @@ class GoalStates:
             reachable = regress(self.ops, self.deleters, self.adders, self.init, positive,
                                 negative, self.compatible, budget[1])
         except RegressionBudgetExceeded:
-            found = self._mimir_witness(positive, negative,
-                                        MIMIR_WITNESS_S * budget[0] / FIRST_SEARCH_STATES)
+            seconds = MIMIR_WITNESS_S * budget[0] / FIRST_SEARCH_STATES
+            found = self._witness_via_excluder(bit, positive, negative & ~bit, budget[0], seconds)
+            if found is None:
+                found = self._mimir_witness(positive, negative, seconds)
             return (None, everything) if found is None else (False, found)
         return not reachable, everything
+
+    def _witness_via_excluder(self, bit: int, positive: int, negative: int,
+                              max_states: int, seconds: float) -> int | None:
+        """A reachable state satisfying the literals with ``bit`` false, found as one holding
+        ``positive`` and an atom ``q`` h^2-mutex with ``bit`` (so ``bit`` is false there);
+        ``None`` proves nothing.
+
+        FF guides badly towards "``p`` false" (Depots: crate 4 at distributor 0 but not on
+        pallet 2 needs another crate brought there first, which "not on" does not ask for),
+        while a positive stand-in such as "crate 4 on crate 1" spells that out.  The
+        :data:`EXCLUDERS` stand-ins closest by FF from the initial state are tried in turn by
+        our search (a quarter of ``max_states`` each: near ones are found in tens of states)
+        and, for the first :data:`MIMIR_EXCLUDERS` where it gives up, by Mimir's (the
+        ``[planners]`` extra, ``seconds`` each, at most twice :data:`MIMIR_WITNESS_S`: it takes
+        0.05-0.15 s where ours needs thousands of states, or fails however long it runs)."""
+        start = self.lift(self.init)
+        ranked = []
+        for q in bit_indices(self.mutex_with(bit) & ~self.mutex_with(positive)
+                             & ~negative & self.changing & self.full):
+            value = self.ff.with_goal(positive | (1 << q) | (negative << self.n))(start)[0]
+            if value != INFINITE:
+                ranked.append((value, q))
+        for rank, (_, q) in enumerate(sorted(ranked)[:EXCLUDERS]):
+            goal = positive | (1 << q)
+            try:
+                found = self.search(self.init, goal, negative, max(1, max_states // 4))
+            except ResourceLimitError:
+                _reraise_if_late()
+                found = None
+                if rank < MIMIR_EXCLUDERS:
+                    found = self._mimir_witness(goal, negative,
+                                                min(seconds, 2 * MIMIR_WITNESS_S))
+            if found is not None and self._satisfies(found, positive, negative | bit):
+                return found
+        return None
 
 
 def _deadline() -> Deadline:
@@ -437,13 +528,61 @@ def _reraise_if_late() -> None:
     check_deadline("fully specifying the goal")
 
 
+#: Ground tasks kept per process (most recent last): a grading call asks about the ground truth
+#: and the prediction, which often share objects and initial state (a wrong goal), and a batch
+#: asks about one ground truth many times.
+KEPT_TASKS = 4
+_kept: OrderedDict[tuple, GoalStates] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _task_key(domain: DomainDef, problem: Problem) -> tuple:
+    return (id(domain), frozenset(zip(problem.objects, problem.object_types, strict=True)),
+            problem.init)
+
+
+def ground_task_kept(domain: DomainDef, problem: Problem) -> bool:
+    """Whether :func:`goal_states` holds ``problem``'s objects and initial state already (the
+    proofs that need a ground task then cost next to nothing)."""
+    with _kept_lock:
+        found = _kept.get(_task_key(domain, problem))
+        return found is not None and found.domain is domain
+
+
+def goal_states(domain: DomainDef, problem: Problem) -> GoalStates:
+    """The :class:`GoalStates` of ``problem``'s objects and initial state, shared by every
+    question about them (the goal plays no part in grounding, h^2 or the states found): a
+    second problem with the same objects and initial state skips the grounding.  Keyed on the
+    domain object itself (one parsed domain is shared by every grading call) and on the typed
+    objects and initial facts; an interrupted grounding keeps nothing."""
+    key = _task_key(domain, problem)
+    with _kept_lock:
+        found = _kept.get(key)
+        if found is not None and found.domain is domain:
+            _kept.move_to_end(key)
+            return found
+    states = GoalStates(domain, replace(problem, goal=frozenset(), negative_goal=frozenset(),
+                                        goal_formula=None))
+    with _kept_lock:
+        _kept[key] = states
+        while len(_kept) > KEPT_TASKS:
+            _kept.popitem(last=False)
+    return states
+
+
+def forget_ground_tasks() -> None:
+    """Drop the kept :class:`GoalStates` (a benchmark timing each pair from cold)."""
+    with _kept_lock:
+        _kept.clear()
+
+
 def fully_specified(domain: DomainDef, problem: Problem) -> frozenset[Atom] | None:
     """The facts true in every goal state reachable from ``problem``'s initial state (static
     facts and the goal included), or ``None`` when none is reachable; the goal is a
     conjunction of literals (``goal`` true, ``negative_goal`` false)."""
     if problem.goal_formula is not None:
         raise ValueError("fully_specified needs a conjunction of literals")
-    states = GoalStates(domain, problem)
+    states = goal_states(domain, problem)
     if not problem.goal <= set(states.index):
         return None
     forced = states.forced(states.mask(problem.goal), states.mask(problem.negative_goal))
@@ -457,7 +596,7 @@ def goal_provably_unreachable(domain: DomainDef, problem: Problem) -> bool:
     the planner."""
     if problem.goal_formula is not None:
         return False
-    states = GoalStates(domain, problem)
+    states = goal_states(domain, problem)
     if not problem.goal <= set(states.index):
         return True
     positive = states.mask(problem.goal)
@@ -471,7 +610,7 @@ def literal_closure(domain: DomainDef, problem: Problem
     reachable goal state, ``U``: atoms true in some reachable state; ``positive_only``: no
     reachable state holds ``F+`` and a negative goal literal), or ``None`` when no reachable
     state satisfies the goal.  Every atom is settled by :meth:`GoalStates.reaches`."""
-    states = GoalStates(domain, problem)
+    states = goal_states(domain, problem)
     if not problem.goal <= set(states.index):
         return None
     positive, negative = states.mask(problem.goal), states.mask(problem.negative_goal)
@@ -479,7 +618,8 @@ def literal_closure(domain: DomainDef, problem: Problem
     if forced is None:
         return None
     false_in_goals = 0
-    for atom in bit_indices(states.changing & states.full & ~states.goal_union & ~forced):
+    union = states.goal_union_of(positive, negative)
+    for atom in bit_indices(states.changing & states.full & ~union & ~forced):
         bit = 1 << atom
         if states.reaches(bit, 0) and not states.reaches(positive | bit, negative):
             false_in_goals |= bit
