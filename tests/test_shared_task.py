@@ -13,6 +13,8 @@ import random
 from dataclasses import replace
 from functools import partial
 
+import pytest
+
 from planetarium.equivalence.closure import literal_closure
 from planetarium.equivalence.shared_task import (
     asked_in_truth_names,
@@ -27,6 +29,9 @@ from planetarium.strips.forced import forget_ground_tasks, goal_states
 from planetarium.strips.refuting import solve_or_refute
 from planetarium.testing.acp_problems import GENERATORS
 from planetarium.testing.pairs import renamed
+
+# Engine calls below the entry points need the item's deadline (the deadline rule).
+pytestmark = pytest.mark.usefixtures("item_deadline")
 
 
 def init_graph(p: Problem):
