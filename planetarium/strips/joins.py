@@ -5,9 +5,9 @@ applicable actions of a state (:mod:`planetarium.reasoning.task`) both ask for e
 an action's parameters under which all its preconditions are facts.  Scanning every fact of a
 predicate for each partial binding made grounding quadratic in the facts of a binary predicate
 (a grid's ``conn``, an inequality table); here facts are indexed by predicate and by each
-argument, a precondition is matched against the smallest index entry its bound terms select,
-and the next precondition joined is always the one with the fewest candidates under the binding
-so far (a fully bound one is a set lookup).
+argument, the preconditions are joined in an order fixed per action (next the one with the most
+arguments known by then: a fully known one is a set lookup), and each is matched against the
+smallest index entry its known arguments select.
 """
 
 from __future__ import annotations
@@ -51,38 +51,38 @@ class FactIndex:
     def count(self, pred: str) -> int:
         return len(self.by_pred.get(pred, _EMPTY))
 
-    def candidates(self, pattern: Atom, binding: Mapping[str, str]
-                   ) -> tuple[Collection[Atom], bool]:
-        """The facts ``pattern`` may match under ``binding``, and whether ``pattern`` is fully
-        bound (then the candidates are the one fact it names, or none)."""
-        pred = pattern[0]
-        best: set[Atom] | None = None
-        bound_all = True
-        for position in range(1, len(pattern)):
-            term = pattern[position]
-            if term[0] == "?":
-                value = binding.get(term)
-                if value is None:
-                    bound_all = False
-                    continue
-            else:
-                value = term
-            bucket = self.by_arg.get((pred, position, value))
-            if bucket is None:
-                return _EMPTY, bound_all
-            if best is None or len(bucket) < len(best):
-                best = bucket
-        if bound_all:
-            fact = (pred,) + tuple(binding.get(t, t) for t in pattern[1:])
-            return ((fact,) if fact in self.facts else _EMPTY), True
-        if best is None:
-            best = self.by_pred.get(pred, set())
-        return best, False
-
 
 #: One precondition to join: the atom, the facts it is matched against, and the facts it must
 #: not be matched with (``None``: no exclusion).
 _Goal = tuple[Atom, FactIndex, "set[Atom] | None"]
+#: A precondition in its place in the join order: the atom, its facts, its exclusion, the
+#: positions whose object is known by then (constants and variables bound before) and the
+#: positions that bind a variable.
+_Step = tuple[Atom, FactIndex, "set[Atom] | None", list[tuple[int, str]], list[tuple[int, str]]]
+
+
+def _join_order(goals: list[_Goal]) -> list[_Step]:
+    """The preconditions in the order they are joined: next always the one with the most
+    positions known by then (a fully known one is a lookup), fewest facts first on a tie."""
+    bound: set[str] = set()
+    rest = list(goals)
+    steps: list[_Step] = []
+    while rest:
+        def known(goal: _Goal) -> tuple[bool, int, int]:
+            terms = goal[0][1:]
+            free = sum(1 for t in terms if t[0] == "?" and t not in bound)
+            return free > 0, free - len(terms), goal[1].count(goal[0][0])
+
+        goal = min(rest, key=known)
+        rest.remove(goal)
+        pattern = goal[0]
+        fixed = [(i, t) for i, t in enumerate(pattern) if i and (t[0] != "?" or t in bound)]
+        free = [(i, t) for i, t in enumerate(pattern) if i and t[0] == "?" and t not in bound]
+        steps.append((pattern, goal[1], goal[2], fixed, free))
+        bound.update(t for _, t in free)
+    return steps
+
+
 
 
 def bindings(action: Action, facts: FactIndex, pools: Mapping[str, Mapping[str, None]],
@@ -105,6 +105,8 @@ def bindings(action: Action, facts: FactIndex, pools: Mapping[str, Mapping[str, 
                  + [(p, facts, None) for p in pres[i + 1:]]
                  for i, pre in enumerate(pres) if new.count(pre[0])]
 
+    unbound = [v for v in params if not any(v in pre[1:] for pre in pres)]
+
     def fill(free: list[str], binding: dict[str, str]) -> Iterator[dict[str, str]]:
         if not free:
             yield binding
@@ -112,42 +114,41 @@ def bindings(action: Action, facts: FactIndex, pools: Mapping[str, Mapping[str, 
         for value in pools[free[0]]:
             yield from fill(free[1:], {**binding, free[0]: value})
 
-    def extend(binding: dict[str, str], goals: list[_Goal]) -> Iterator[dict[str, str]]:
-        if not goals:
-            yield from fill([v for v in params if v not in binding], binding)
+    def extend(level: int, binding: dict[str, str], steps: list[_Step]
+               ) -> Iterator[dict[str, str]]:
+        if level == len(steps):
+            yield from fill(unbound, binding)
             return
-        chosen = -1
-        best: Collection[Atom] = _EMPTY
-        size = -1
-        exact = False
-        for k, (pattern, source, _) in enumerate(goals):
-            found, bound = source.candidates(pattern, binding)
-            if bound or not found:
-                chosen, best, exact = k, found, bound
-                break
-            length = len(found)
-            if size < 0 or length < size:
-                chosen, best, size = k, found, length
-        pattern, _, excluded = goals[chosen]
-        rest = goals[:chosen] + goals[chosen + 1:]
-        if exact:
-            for fact in best:
-                if excluded is None or fact not in excluded:
-                    yield from extend(binding, rest)
+        pattern, source, excluded, fixed, free = steps[level]
+        pred = pattern[0]
+        if not free:
+            fact = (pred,) + tuple(binding.get(t, t) for t in pattern[1:])
+            if fact in source.facts and (excluded is None or fact not in excluded):
+                yield from extend(level + 1, binding, steps)
             return
-        terms = pattern[1:]
-        for fact in best:
-            if len(fact) != len(pattern) or (excluded is not None and fact in excluded):
+        values = [(i, binding[t] if t[0] == "?" else t) for i, t in fixed]
+        bucket: Collection[Atom] | None = None
+        for i, value in values:
+            found = source.by_arg.get((pred, i, value))
+            if found is None:
+                return
+            if bucket is None or len(found) < len(bucket):
+                bucket = found
+        if bucket is None:
+            bucket = source.by_pred.get(pred, _EMPTY)
+        width = len(pattern)
+        for fact in bucket:
+            if len(fact) != width or (excluded is not None and fact in excluded):
+                continue
+            if any(fact[i] != value for i, value in values):
                 continue
             extended = dict(binding)
-            for term, value in zip(terms, fact[1:], strict=True):
-                if term[0] == "?":
-                    if extended.setdefault(term, value) != value or value not in pools.get(term, ()):
-                        break
-                elif term != value:
+            for i, term in free:
+                value = fact[i]
+                if extended.setdefault(term, value) != value or value not in pools.get(term, ()):
                     break
             else:
-                yield from extend(extended, rest)
+                yield from extend(level + 1, extended, steps)
 
     for goals in plans:
-        yield from extend({}, goals)
+        yield from extend(0, {}, _join_order(goals))

@@ -32,7 +32,7 @@ from ..errors import ResourceLimitError
 from ..limits import Deadline
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
-from .grounding import fits_type
+from .grounding import Instantiator, fits_type
 from .joins import FactIndex, bindings
 from .plan_io import GroundStep
 
@@ -53,10 +53,6 @@ class GroundTask:
     delete: tuple[int, ...]
 
 
-def _instantiate(atom: Atom, binding: dict[str, str]) -> Atom:
-    return (atom[0],) + tuple(binding.get(x, x) for x in atom[1:])
-
-
 GroundInstance = tuple[GroundStep, frozenset, frozenset, frozenset]  # step, pre, add, delete
 
 
@@ -75,6 +71,7 @@ def relaxed_ground(domain: DomainDef, problem: Problem,
                for v, t in action.parameters}
         for name, action in domain.actions.items()
     }
+    instantiate = {name: Instantiator(action) for name, action in domain.actions.items()}
     ground: dict[GroundStep, GroundInstance] = {}
     tried = 0
     added: list[Atom] = []  # facts reached after the initial state, in order
@@ -99,9 +96,8 @@ def relaxed_ground(domain: DomainDef, problem: Problem,
                 step = (action.name,) + tuple(binding[v] for v, _ in action.parameters)
                 if step in ground:
                     continue
-                add = frozenset(_instantiate(a, binding) for a in action.add)
-                ground[step] = (step, frozenset(_instantiate(a, binding) for a in action.precondition),
-                                add, frozenset(_instantiate(a, binding) for a in action.delete))
+                pre, add, delete = instantiate[action.name](step)
+                ground[step] = (step, pre, add, delete)
                 fresh.extend(add)
             for fact in fresh:
                 if facts.add(fact):
