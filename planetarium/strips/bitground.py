@@ -57,15 +57,18 @@ class BitGrounding:
         self.adders: dict[int, list[int]] = {}
         self.deleters: dict[int, list[int]] = {}
         changing = 0
-        mask = self.mask
+        index, bit, adders, deleters = self.index, self._bit.__getitem__, self.adders, self.deleters
         for number, (_, pre, add, delete) in enumerate(instances):
-            op = (mask(pre), mask(add), mask(delete))
+            # preconditions and adds are relaxed-reachable by construction; deletes may not be
+            gone = [i for i in map(index.get, delete) if i is not None]
+            op = (sum(map(bit, pre)), sum(map(bit, add)), sum(1 << i for i in gone))
             self.ops.append(op)
             changing |= op[1] | op[2]
-            for i in bit_indices(op[1]):
-                self.adders.setdefault(i, []).append(number)
-            for i in bit_indices(op[2] & ~op[1]):
-                self.deleters.setdefault(i, []).append(number)
+            for i in map(index.__getitem__, add):
+                adders.setdefault(i, []).append(number)
+            for i in gone:
+                if not op[1] >> i & 1:
+                    deleters.setdefault(i, []).append(number)
         self.changing = changing
         negated = tuple(("not",) + atom for atom in self.atoms)
         self.task = GroundTask(
