@@ -26,6 +26,7 @@ from .bits import indices as bit_indices
 from .ff import FFHeuristic
 from .mutex import h2_masks
 from .regression import BitOp
+from .renaming import Shape, rename_problem, renaming_onto, shape_of
 from .search import GroundTask, relaxed_ground
 
 #: Initial states whose tables are kept, and the most ground actions a kept one may have (the
@@ -121,15 +122,25 @@ class BitGrounding:
 
 
 _kept: OrderedDict[tuple, tuple[DomainDef, BitGrounding]] = OrderedDict()
+#: The kept initial states by shape (:mod:`.renaming`): a problem with the same shape may be a
+#: renaming of one of them.
+_shapes: dict[tuple[int, int], tuple[tuple, Problem, Shape]] = {}
 _lock = Lock()
+
+
+def _key(domain: DomainDef, problem: Problem) -> tuple:
+    """What the tables depend on: the domain, the typed objects (in any order), the initial
+    state."""
+    return (id(domain), frozenset(zip(problem.objects, problem.object_types, strict=True)),
+            problem.init)
 
 
 def bit_grounding(domain: DomainDef, problem: Problem, deadline: Deadline) -> BitGrounding:
     """The tables of ``problem`` (its goal aside), built past ``deadline`` with
     :class:`~planetarium.errors.ResourceLimitError`, or kept from an earlier call with the
-    same domain, objects, types and initial state (a time limit that interrupts the build
+    same domain, typed objects and initial state (a time limit that interrupts the build
     keeps nothing)."""
-    key = (id(domain), problem.objects, problem.object_types, problem.init)
+    key = _key(domain, problem)
     with _lock:
         entry = _kept.get(key)
         if entry is not None and entry[0] is domain:  # the domain kept alive: its id is its own
@@ -137,8 +148,38 @@ def bit_grounding(domain: DomainDef, problem: Problem, deadline: Deadline) -> Bi
             return entry[1]
     tables = BitGrounding(domain, problem, deadline)
     if len(tables.ops) <= KEPT_MAX_ACTIONS:
+        shape = shape_of(domain, problem)
         with _lock:
             _kept[key] = (domain, tables)
+            if shape is not None:
+                _shapes[(id(domain), shape.fingerprint)] = (key, problem, shape)
             while len(_kept) > KEPT:
-                _kept.popitem(last=False)
+                gone, _ = _kept.popitem(last=False)
+                for name, (kept_key, _, _) in list(_shapes.items()):
+                    if kept_key == gone:
+                        del _shapes[name]
     return tables
+
+
+def in_kept_names(domain: DomainDef, problem: Problem) -> tuple[Problem, dict[str, str] | None]:
+    """``problem`` renamed onto a problem whose tables are kept, when its typed objects and
+    initial state are that problem's under a renaming, with the renaming back; else ``problem``
+    itself and ``None``.  Answers about the renamed problem, renamed back, are the answers
+    about ``problem``: a renaming maps reachable states onto reachable states."""
+    if problem.goal_formula is not None:
+        return problem, None
+    with _lock:
+        if _key(domain, problem) in _kept:
+            return problem, None
+    shape = shape_of(domain, problem)
+    if shape is None:
+        return problem, None
+    with _lock:
+        found = _shapes.get((id(domain), shape.fingerprint))
+        if found is None or found[0] not in _kept or _kept[found[0]][0] is not domain:
+            return problem, None
+    _, target, target_shape = found
+    sigma = renaming_onto(domain, problem, target, shape, target_shape)
+    if sigma is None:
+        return problem, None
+    return rename_problem(problem, sigma), {image: o for o, image in sigma.items()}

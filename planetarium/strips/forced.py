@@ -34,12 +34,13 @@ from ..errors import MissingExtraError, ResourceLimitError, require
 from ..limits import MAX_TIMEOUT_S, Deadline, check_deadline, current
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
-from .bitground import bit_grounding
+from .bitground import bit_grounding, in_kept_names
 from .bits import indices as bit_indices
 from .ff import FFHeuristic, greedy_search
 from .generic import generic_solve, mimir_plan_within
 from .invariants import forced_by_invariant
 from .regression import RegressionBudgetExceeded, regress
+from .renaming import rename_atoms
 
 #: States our own search may generate for a first goal state before Mimir is asked.
 FIRST_GOAL_STATES = 2_000
@@ -367,11 +368,14 @@ def fully_specified(domain: DomainDef, problem: Problem) -> frozenset[Atom] | No
     conjunction of literals (``goal`` true, ``negative_goal`` false)."""
     if problem.goal_formula is not None:
         raise ValueError("fully_specified needs a conjunction of literals")
+    problem, back = in_kept_names(domain, problem)
     states = GoalStates(domain, problem)
     if not problem.goal <= set(states.index):
         return None
     forced = states.forced(states.mask(problem.goal), states.mask(problem.negative_goal))
-    return None if forced is None else states.unmask(forced)
+    if forced is None:
+        return None
+    return states.unmask(forced) if back is None else rename_atoms(states.unmask(forced), back)
 
 
 def goal_provably_unreachable(domain: DomainDef, problem: Problem) -> bool:
@@ -395,6 +399,7 @@ def literal_closure(domain: DomainDef, problem: Problem
     reachable goal state, ``U``: atoms true in some reachable state; ``positive_only``: no
     reachable state holds ``F+`` and a negative goal literal), or ``None`` when no reachable
     state satisfies the goal.  Every atom is settled by :meth:`GoalStates.reaches`."""
+    problem, back = in_kept_names(domain, problem)
     states = GoalStates(domain, problem)
     if not problem.goal <= set(states.index):
         return None
@@ -409,4 +414,7 @@ def literal_closure(domain: DomainDef, problem: Problem
             false_in_goals |= bit
     positive_only = not any(states.reaches(forced | (1 << atom), 0)
                             for atom in bit_indices(negative))
-    return states.unmask(forced), states.unmask(false_in_goals), positive_only
+    if back is None:
+        return states.unmask(forced), states.unmask(false_in_goals), positive_only
+    return (rename_atoms(states.unmask(forced), back), rename_atoms(states.unmask(false_in_goals),
+                                                                    back), positive_only)
