@@ -168,9 +168,12 @@ def in_kept_names(domain: DomainDef, problem: Problem) -> tuple[Problem, dict[st
     about ``problem``: a renaming maps reachable states onto reachable states."""
     if problem.goal_formula is not None:
         return problem, None
+    size = (id(domain), len(problem.objects), len(problem.init))
     with _lock:
-        if _key(domain, problem) in _kept:
-            return problem, None
+        if _key(domain, problem) in _kept or all(
+                (ident, len(target.objects), len(target.init)) != size
+                for (ident, _), (_, target, _) in _shapes.items()):
+            return problem, None  # kept under its own names, or no kept problem of its size
     shape = shape_of(domain, problem)
     if shape is None:
         return problem, None

@@ -19,6 +19,10 @@ from dataclasses import dataclass, replace
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 
+#: Refinement rounds at most (each costs a pass over the initial facts; problems that are
+#: renamings of each other need the same number, so the cap never separates them).
+MAX_ROUNDS = 8
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -38,7 +42,7 @@ def schema_constants(domain: DomainDef) -> frozenset[str]:
 
 def shape_of(domain: DomainDef, problem: Problem) -> Shape | None:
     """The shape of ``problem``'s initial state, or ``None`` when colour refinement leaves two
-    objects with the same colour."""
+    objects with the same colour (after :data:`MAX_ROUNDS` rounds at most)."""
     constants = schema_constants(domain)
     colour = {o: hash((t, o if o in constants else "")) for o, t
               in zip(problem.objects, problem.object_types, strict=True)}
@@ -48,7 +52,9 @@ def shape_of(domain: DomainDef, problem: Problem) -> Shape | None:
             if term in occurrences:
                 occurrences[term].append((position, atom))
     classes = len(set(colour.values()))
-    while classes < len(colour):
+    for _ in range(MAX_ROUNDS):
+        if classes == len(colour):
+            break
         refined = {o: hash((colour[o], tuple(sorted(
             hash((atom[0], position, tuple(colour.get(x, hash(x)) for x in atom[1:])))
             for position, atom in occurrences[o])))) for o in colour}
