@@ -19,8 +19,12 @@ the record's text (objects renamed word by word, domain constants kept; the goal
 
 Prints, per domain and variant, the share decided (not ``timeout``), the median and 95th
 percentile seconds per pair and the verdicts.  Timings belong to the machine: never asserted.
+The ground tables of the last few initial states asked about are kept
+(:mod:`planetarium.strips.bitground`), so a truth's tables, built for its implied facts, serve
+its three pairs; ``--cold`` keeps none, timing every pair as if its problems were new.
 
     python bench/bench_generic_domains.py [--per-domain 5] [--timeout 10] [--domains ferry,grid]
+                                          [--cold]
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from planetarium.grading import Status, grade
 from planetarium.limits import Deadline
 from planetarium.pddl.problem import Problem
 from planetarium.pddl.writer import problem_to_pddl
+from planetarium.strips import bitground
 from planetarium.testing.acp_problems import GENERATORS, GRADED_NAMES, domain_text
 from planetarium.testing.pairs import renamed
 
@@ -150,7 +155,11 @@ def main() -> None:
     parser.add_argument("--records", type=Path, action="append",
                         help="folders of ACPBench records (repeatable)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cold", action="store_true",
+                        help="keep no ground tables between questions (every pair as if new)")
     args = parser.parse_args()
+    if args.cold:
+        bitground.KEPT = 0
     records = record_problems(args.records or list(RECORDS))
     names = [n for n in args.domains.split(",") if n] or sorted({*GENERATORS, *RECORD_ONLY})
     rng = random.Random(args.seed)
