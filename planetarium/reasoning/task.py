@@ -21,7 +21,8 @@ from ..limits import Deadline
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from ..strips.grounding import GroundAction, fits_type, ground_action
-from ..strips.search import GroundInstance, _bindings, relaxed_ground
+from ..strips.joins import FactIndex, bindings
+from ..strips.search import GroundInstance, relaxed_ground
 
 Step = tuple[str, ...]  # (name, arg, ...) in lower case: an action or an atom
 State = frozenset  # of ground atoms
@@ -214,12 +215,10 @@ class GroundedTask:
     def applicable_actions(self, state: State | None = None) -> set[Step]:
         """Every ground action applicable in ``state`` (default: the current state)."""
         state = self.state if state is None else state
-        by_pred: dict[str, set[Atom]] = {}
-        for atom in state:
-            by_pred.setdefault(atom[0], set()).add(atom)
+        facts = FactIndex(state)
         out: set[Step] = set()
         for action in self.domain.actions.values():
-            for binding in _bindings(action, by_pred, self._pools[action.name]):
+            for binding in bindings(action, facts, self._pools[action.name]):
                 out.add((action.name,) + tuple(binding[v] for v, _ in action.parameters))
         return out
 

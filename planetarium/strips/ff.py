@@ -52,7 +52,8 @@ class FFHeuristic:
         self.add = [bit_indices(m) for m in task.add]
         self.pre_masks = task.pre
         self.pre_len = [len(p) for p in self.pre]
-        self.goal = bit_indices(task.goal)
+        self.size = len(task.atoms)
+        self._aim(task.goal)
         self.by_pre: list[list[int]] = [[] for _ in task.atoms]
         self.free: list[int] = []  # operators without preconditions
         for op, pres in enumerate(self.pre):
@@ -61,37 +62,53 @@ class FFHeuristic:
             if not pres:
                 self.free.append(op)
 
+    def _aim(self, goal: int) -> None:
+        self.goal = bit_indices(goal)
+        self.goal_mask = goal
+        self.is_goal = [False] * self.size
+        for g in self.goal:
+            self.is_goal[g] = True
+
     def __call__(self, state: int) -> tuple[float, list[int]]:
+        goals_left = (self.goal_mask & ~state).bit_count()
+        if not goals_left:
+            return 0, []
         facts = bit_indices(state)
-        level = dict.fromkeys(facts, 0)
+        level = [-1] * self.size  # the layer a fact first appears in (-1: not yet)
+        for f in facts:
+            level[f] = 0
         supporter: dict[int, int] = {}
-        waiting = list(self.pre_len)
-        goals_left = sum(1 for g in self.goal if g not in level)
+        waiting = self.pre_len.copy()
         frontier = facts
         ready = list(self.free)  # operators whose last precondition was just reached
         layer = 0
-        by_pre, add = self.by_pre, self.add
-        while goals_left and (frontier or ready):
+        by_pre, add, is_goal = self.by_pre, self.add, self.is_goal
+        while frontier or ready:
             for f in frontier:
                 for op in by_pre[f]:
-                    waiting[op] -= 1
-                    if not waiting[op]:
+                    left = waiting[op] - 1
+                    waiting[op] = left
+                    if not left:
                         ready.append(op)
             layer += 1
             frontier = []
             for op in ready:
                 for q in add[op]:
-                    if q not in level:
+                    if level[q] < 0:
                         level[q] = layer
                         supporter[q] = op
                         frontier.append(q)
-            goals_left -= sum(1 for g in self.goal if level.get(g) == layer)
+                        if is_goal[q]:
+                            goals_left -= 1
+            if not goals_left:
+                break
             ready = []
         if goals_left:
             return INFINITE, []
         plan: set[int] = set()
-        stack = [g for g in self.goal if level[g]]
+        stack = [g for g in self.goal if level[g] > 0]
         marked: set[int] = set()
+        pres = self.pre
         while stack:
             f = stack.pop()
             if f in marked:
@@ -100,15 +117,16 @@ class FFHeuristic:
             op = supporter[f]
             if op not in plan:
                 plan.add(op)
-                stack.extend(p for p in self.pre[op] if level[p])
-        helpful = [op for op in plan if state & self.pre_masks[op] == self.pre_masks[op]]
+                stack.extend(p for p in pres[op] if level[p] > 0)
+        masks = self.pre_masks
+        helpful = [op for op in plan if state & masks[op] == masks[op]]
         return len(plan), helpful
 
     def with_goal(self, goal: int, banned: Collection[int] = ()) -> FFHeuristic:
         """The same heuristic towards another goal, without the operators ``banned`` (the
         operator tables are shared)."""
         other = copy.copy(self)
-        other.goal = bit_indices(goal)
+        other._aim(goal)
         if banned:
             other.pre_len = list(self.pre_len)
             for op in banned:

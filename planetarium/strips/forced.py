@@ -34,21 +34,19 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from functools import cached_property
 
 from ..errors import MissingExtraError, ResourceLimitError, require
 from ..limits import Deadline, check_deadline, required
 from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
+from .bitground import BitGrounding
 from .bits import indices as bit_indices
 from .ff import INFINITE, FFHeuristic, greedy_search
 from .generic import generic_solve, mimir_plan_within
 from .invariants import forced_by_invariant
-from .mutex import h2_masks
-from .regression import BitOp, RegressionBudgetExceeded, regress
-from .search import GroundTask, relaxed_ground
+from .regression import RegressionBudgetExceeded, regress
 
 #: Goal states the walk inside the goal region visits at most, and how many in a row may add
 #: nothing before it stops (it only gathers witnesses; proofs never depend on it).
@@ -75,36 +73,17 @@ class GoalStates:
 
     Atoms are bits over the delete-relaxed reachable atoms (atoms outside them never hold);
     for searches, bit ``n + i`` stands for "atom ``i`` is false", kept in step by every action.
+    The goal-independent tables are :class:`~.bitground.BitGrounding`'s; one instance serves
+    every question about the same objects and initial state (:func:`goal_states`).
     """
 
     def __init__(self, domain: DomainDef, problem: Problem) -> None:
         self.domain, self.problem = domain, problem
-        instances, reached = relaxed_ground(domain, problem, _deadline())
-        self.atoms: tuple[Atom, ...] = tuple(sorted(reached))
-        self.index = {atom: i for i, atom in enumerate(self.atoms)}
-        n = self.n = len(self.atoms)
-        self.full = (1 << n) - 1
-        self.init = self.mask(problem.init)
-        self.ops: list[BitOp] = []
-        self.adders: dict[int, list[int]] = {}
-        self.deleters: dict[int, list[int]] = {}
-        self.changing = 0
-        steps = []
-        for number, (step, pre, add, delete) in enumerate(instances):
-            op = (self.mask(pre), self.mask(add), self.mask(delete))
-            self.ops.append(op)
-            steps.append(step)
-            self.changing |= op[1] | op[2]
-            for i in bit_indices(op[1]):
-                self.adders.setdefault(i, []).append(number)
-            for i in bit_indices(op[2] & ~op[1]):
-                self.deleters.setdefault(i, []).append(number)
-        negated = tuple(("not",) + atom for atom in self.atoms)
-        self.task = GroundTask(
-            atoms=self.atoms + negated, init=self.lift(self.init), goal=0, steps=tuple(steps),
-            pre=tuple(pre for pre, _, _ in self.ops),
-            add=tuple(add | ((delete & ~add) << n) for _, add, delete in self.ops),
-            delete=tuple(delete | (add << n) for _, add, delete in self.ops))
+        tables = self.tables = BitGrounding(domain, problem, _deadline())
+        self.atoms, self.index, self.n, self.full = tables.atoms, tables.index, tables.n, tables.full
+        self.init, self.ops, self.changing = tables.init, tables.ops, tables.changing
+        self.adders, self.deleters, self.task = tables.adders, tables.deleters, tables.task
+        self.mask, self.lift, self.unmask = tables.mask, tables.lift, tables.unmask
         #: reachable states found so far (bit sets over ``atoms``)
         self.known: list[int] = [self.init]
         #: atoms of the goal states found by the :meth:`forced` call under way
@@ -114,26 +93,23 @@ class GoalStates:
 
     # --- bits ---------------------------------------------------------------------------------
 
-    def mask(self, atoms: Iterable[Atom]) -> int:
-        """The bit set of ``atoms`` (atoms that are never reachable are left out)."""
-        index = self.index
-        return sum(1 << index[a] for a in set(atoms) if a in index)
-
-    def lift(self, state: int) -> int:
-        """A state with its "false" bits, as the searches see it."""
-        return state | ((~state & self.full) << self.n)
-
-    def unmask(self, bits: int) -> frozenset[Atom]:
-        return frozenset(self.atoms[i] for i in bit_indices(bits))
-
-    @cached_property
+    @property
     def ff(self) -> FFHeuristic:
-        return FFHeuristic(self.task)
+        return self.tables.ff
 
-    @cached_property
+    @property
     def compatible(self) -> list[int]:
         """Per atom, the atoms h^2 finds it may hold together with (0 when unreachable)."""
-        return h2_masks(self.ops, self.init, self.changing, self.n)
+        return self.tables.compatible
+
+    @property
+    def monotone(self) -> int:
+        """Atoms no action deletes: once true, true for ever."""
+        return self.tables.monotone
+
+    @property
+    def _by_step(self) -> dict[tuple[str, ...], int]:
+        return self.tables.by_step
 
     def mutex_with(self, atoms: int) -> int:
         """The atoms that never hold together with all of ``atoms`` (some pair is h^2 mutex)."""
@@ -207,25 +183,12 @@ class GoalStates:
             _reraise_if_late()
             return False
 
-    @cached_property
-    def monotone(self) -> int:
-        """Atoms no action deletes: once true, true for ever."""
-        out = 0
-        for i in range(self.n):
-            if i not in self.deleters:
-                out |= 1 << i
-        return out
-
     def _adding(self, atoms: int) -> set[int]:
         """The ops that add some atom of ``atoms``."""
         found: set[int] = set()
         for i in bit_indices(atoms):
             found.update(self.adders.get(i, ()))
         return found
-
-    @cached_property
-    def _by_step(self) -> dict[tuple[str, ...], int]:
-        return {step: i for i, step in enumerate(self.task.steps)}
 
     def _first_goal_state(self, positive: int, negative: int) -> int | None:
         """A reachable goal state, ``None`` when none exists: our search within

@@ -8,8 +8,9 @@ preconditions hold in the initial state are produced.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 
 from ..errors import ResourceLimitError
 from ..limits import check_deadline
@@ -53,6 +54,53 @@ def ground_action(action: Action, args: tuple[str, ...]) -> GroundAction:
         add=_substitute(action.add, binding),
         delete=_substitute(action.delete, binding),
     )
+
+
+class Instantiator:
+    """An action's atoms compiled for instantiating it many times (grounding makes thousands of
+    instances of each action): each atom becomes its predicate and the places of its arguments
+    in the action's step ``(name, arg, ...)`` extended by its constants, read with one
+    :func:`operator.itemgetter` call instead of a dictionary look-up per argument."""
+
+    def __init__(self, action: Action) -> None:
+        slot = {v: i + 1 for i, (v, _) in enumerate(action.parameters)}
+        extra: list[str] = []  # constants (and undeclared variables, kept as written)
+        width = 1 + len(action.parameters)
+
+        def compile_atoms(atoms: tuple[Atom, ...]) -> list[tuple[str, Callable[[tuple], tuple]]]:
+            out = []
+            for atom in atoms:
+                places = []
+                for term in atom[1:]:
+                    if term not in slot:
+                        slot[term] = width + len(extra)
+                        extra.append(term)
+                    places.append(slot[term])
+                out.append((atom[0], _getter(places)))
+            return out
+
+        self.pre = compile_atoms(action.precondition)
+        self.add = compile_atoms(action.add)
+        self.delete = compile_atoms(action.delete)
+        self.extra = tuple(extra)
+
+    def __call__(self, step: tuple[str, ...]
+                 ) -> tuple[frozenset[Atom], frozenset[Atom], frozenset[Atom]]:
+        """The ground precondition, add and delete lists of the instance ``step``."""
+        row = step + self.extra
+        return (frozenset([(p,) + get(row) for p, get in self.pre]),
+                frozenset([(p,) + get(row) for p, get in self.add]),
+                frozenset([(p,) + get(row) for p, get in self.delete]))
+
+
+def _getter(places: list[int]) -> Callable[[tuple], tuple]:
+    """The arguments at ``places`` of a row, always as a tuple."""
+    if len(places) > 1:
+        return itemgetter(*places)
+    if places:
+        place = places[0]
+        return lambda row: (row[place],)
+    return lambda row: ()
 
 
 def fits_type(domain: DomainDef, object_type: str, param_type: str) -> bool:

@@ -24,15 +24,16 @@ Three steps keep it small enough to be useful:
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from itertools import count
 
 from ..errors import ResourceLimitError
 from ..limits import Deadline
-from ..pddl.domain import Action, Atom, DomainDef
+from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
-from .grounding import fits_type
+from .grounding import Instantiator, fits_type
+from .joins import FactIndex, bindings
 from .plan_io import GroundStep
 
 #: Checking the clock on every expansion costs more than the expansion; this many go in between.
@@ -52,77 +53,6 @@ class GroundTask:
     delete: tuple[int, ...]
 
 
-def _instantiate(atom: Atom, binding: dict[str, str]) -> Atom:
-    return (atom[0],) + tuple(binding.get(x, x) for x in atom[1:])
-
-
-def _bindings(action: Action, facts: dict[str, set[Atom]],
-              pools: dict[str, dict[str, None]],
-              new: dict[str, set[Atom]] | None = None) -> Iterator[dict[str, str]]:
-    """Every binding of ``action``'s parameters under which all its preconditions are in ``facts``.
-
-    Preconditions are joined one at a time against the facts of their predicate, rarest
-    predicate first (so a type-like predicate with thousands of facts only filters); one whose
-    variables are all bound by then is a set lookup, not a scan (an inequality or adjacency
-    predicate with a fact per pair of objects stays cheap); parameters no precondition mentions
-    range over the objects of their type.
-
-    ``new`` (facts of ``facts`` added since the last call): only the bindings under which some
-    precondition is one of them (the semi-naive evaluation of Datalog: the others were all found
-    before), each once: the ``i``-th precondition is joined first against them, those before it
-    against the older facts, those after it against all.  An action without preconditions then
-    comes never.
-    """
-    params = [v for v, _ in action.parameters]
-    pres = sorted(action.precondition, key=lambda p: len(facts.get(p[0], ())))
-    none: dict[str, set[Atom]] = {}
-    if new is None:
-        orders = [(pres, [(facts, none)] * len(pres))]
-    else:
-        orders = [([pre, *pres[:i], *pres[i + 1:]],
-                   [(new, none)] + [(facts, new)] * i + [(facts, none)] * (len(pres) - 1 - i))
-                  for i, pre in enumerate(pres) if new.get(pre[0])]
-
-    def extend(i: int, binding: dict[str, str], order: list[Atom],
-               sources: list[tuple[dict[str, set[Atom]], dict[str, set[Atom]]]]
-               ) -> Iterator[dict[str, str]]:
-        if i == len(order):
-            free = [v for v in params if v not in binding]
-            yield from fill(free, binding)
-            return
-        pattern = order[i]
-        source = sources[i][0].get(pattern[0], ())
-        left_out = sources[i][1].get(pattern[0], ())  # ``new`` for the older facts
-        if all(not term.startswith("?") or term in binding for term in pattern[1:]):
-            fact = _instantiate(pattern, binding)
-            if fact in source and fact not in left_out:
-                yield from extend(i + 1, binding, order, sources)
-            return
-        for fact in source:
-            if len(fact) != len(pattern) or fact in left_out:
-                continue
-            new_binding = dict(binding)
-            for term, value in zip(pattern[1:], fact[1:], strict=True):
-                if term.startswith("?"):
-                    if (new_binding.setdefault(term, value) != value
-                            or value not in pools.get(term, ())):
-                        break
-                elif term != value:
-                    break
-            else:
-                yield from extend(i + 1, new_binding, order, sources)
-
-    def fill(free: list[str], binding: dict[str, str]) -> Iterator[dict[str, str]]:
-        if not free:
-            yield binding
-            return
-        for value in pools[free[0]]:
-            yield from fill(free[1:], {**binding, free[0]: value})
-
-    for order, sources in orders:
-        yield from extend(0, {}, order, sources)
-
-
 GroundInstance = tuple[GroundStep, frozenset, frozenset, frozenset]  # step, pre, add, delete
 
 
@@ -135,15 +65,13 @@ def relaxed_ground(domain: DomainDef, problem: Problem,
     alone can outlast any time limit.
     """
     types = dict(zip(problem.objects, problem.object_types, strict=True))
-    reached: set[Atom] = set(problem.init)
-    by_pred: dict[str, set[Atom]] = {}
-    for atom in reached:
-        by_pred.setdefault(atom[0], set()).add(atom)
+    facts = FactIndex(problem.init)
     pools = {
         name: {v: dict.fromkeys(o for o in problem.objects if fits_type(domain, types[o], t))
                for v, t in action.parameters}
         for name, action in domain.actions.items()
     }
+    instantiate = {name: Instantiator(action) for name, action in domain.actions.items()}
     ground: dict[GroundStep, GroundInstance] = {}
     tried = 0
     added: list[Atom] = []  # facts reached after the initial state, in order
@@ -152,16 +80,14 @@ def relaxed_ground(domain: DomainDef, problem: Problem,
     while changed:  # apply every applicable action, ignoring deletes, until nothing is new
         changed = False
         for action in domain.actions.values():
-            fresh: set[Atom] = set()  # joined into by_pred after the loop that iterates it
-            new: dict[str, set[Atom]] | None = None  # first join: against every fact
+            fresh: list[Atom] = []  # indexed after the join that reads the index
+            new: FactIndex | None = None  # first join: against every fact
             if action.name in seen_upto:
-                new = {}
-                for fact in added[seen_upto[action.name]:]:
-                    new.setdefault(fact[0], set()).add(fact)
+                if seen_upto[action.name] == len(added):
+                    continue  # nothing new since its last join: no new binding
+                new = FactIndex(added[seen_upto[action.name]:])
             seen_upto[action.name] = len(added)
-            if new == {}:
-                continue  # nothing new since its last join: no new binding
-            for binding in _bindings(action, by_pred, pools[action.name], new):
+            for binding in bindings(action, facts, pools[action.name], new):
                 tried += 1
                 if (deadline is not None and tried % _CLOCK_EVERY == 0
                         and deadline.expired()):
@@ -170,16 +96,14 @@ def relaxed_ground(domain: DomainDef, problem: Problem,
                 step = (action.name,) + tuple(binding[v] for v, _ in action.parameters)
                 if step in ground:
                     continue
-                add = frozenset(_instantiate(a, binding) for a in action.add)
-                ground[step] = (step, frozenset(_instantiate(a, binding) for a in action.precondition),
-                                add, frozenset(_instantiate(a, binding) for a in action.delete))
-                fresh |= add - reached
-            for fact in fresh - reached:
-                reached.add(fact)
-                added.append(fact)
-                by_pred.setdefault(fact[0], set()).add(fact)
-                changed = True
-    return list(ground.values()), reached
+                pre, add, delete = instantiate[action.name](step)
+                ground[step] = (step, pre, add, delete)
+                fresh.extend(add)
+            for fact in fresh:
+                if facts.add(fact):
+                    added.append(fact)
+                    changed = True
+    return list(ground.values()), facts.facts
 
 
 def ground_task(domain: DomainDef, problem: Problem,
