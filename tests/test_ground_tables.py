@@ -23,6 +23,9 @@ from planetarium.testing.acp_problems import GENERATORS
 
 NAMES = sorted(GENERATORS)
 
+# The engine's tables are built under the item's deadline (the deadline rule).
+pytestmark = pytest.mark.usefixtures("item_deadline")
+
 
 def problems(name: str, count: int = 3):
     gen = GENERATORS[name]
