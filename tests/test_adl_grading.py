@@ -96,3 +96,30 @@ def test_grade_command_takes_the_adl_domain_file(tmp_path, truth):
         assert (row["domain"], row["equivalent"]) == ("alfred", True)
     finally:
         unregister_domain("alfred")
+
+
+KINDS = """(define (domain kinds) (:requirements :strips :typing)
+  (:types thing kind) (:constants hot - kind)
+  (:predicates (is ?t - thing ?k - kind) (seen ?t - thing) (done ?t - thing))
+  (:action look :parameters (?t - thing ?k - kind) :precondition (is ?t ?k) :effect (seen ?t))
+  (:action heat :parameters (?t - thing) :precondition (is ?t hot) :effect (done ?t)))"""
+
+
+@pytest.mark.parametrize("placeholder", [False, True])
+def test_a_renaming_never_moves_a_constant_of_the_domain(placeholder):
+    """Swapping a and b together with the constant ``hot`` and the object ``mild`` maps one
+    initial state and goal onto the other, but ``heat`` names ``hot``: only a can be heated,
+    so seeing b and seeing a are different tasks — for the grader and for the brute-force
+    referee, which keep the domain's constants in place in every mode."""
+    from planetarium.limits import deadline_for
+    from planetarium.testing.bruteforce import equivalent_by_definition
+
+    domain = Domain.from_pddl(KINDS)
+    text = ("(define (problem p) (:domain kinds) (:objects a b - thing mild - kind)"
+            " (:init (is a hot) (is b mild)) (:goal (seen {})))")
+    result = grade(text.format("b"), text.format("a"), domain=domain, is_placeholder=placeholder)
+    assert (result.status, result.equivalent) == (Status.DECIDED, False), result.reason
+    truth, prediction = (domain.read_problem(text.format(x)) for x in "ba")
+    with deadline_for(10).applied():
+        assert not equivalent_by_definition(domain.definition, truth, prediction,
+                                            is_placeholder=placeholder)

@@ -42,6 +42,7 @@ from ..graph import (
 from ..limits import Deadline, required
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
+from ..strips.symmetry import domain_constants
 from .closure import Closure, literal_closure
 from .shared_task import asked_in_truth_names, renamed_closure, renamed_goal
 
@@ -151,6 +152,7 @@ def _decide(a: Problem, b: Problem, domain: Domain, budget: SearchBudget, is_pla
         missing = _missing_anchor(a, b, anchors)
         if missing:
             return Verdict(False, missing)
+    anchors |= domain_constants(domain.definition, a, b)
     if _identical(a, b):
         return Verdict(True, "the same problem up to renaming objects")
     budget.check()  # an earlier stage may have used up the time

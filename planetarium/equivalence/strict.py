@@ -16,7 +16,7 @@ exact:
    and ``F-``) onto each other — one graph isomorphism decides it;
 4. any other domain (read from a file, no closed form): for a few bijections ``g`` that map
    the closures and the atoms reachable with deletes ignored onto each other (domain constants
-   fixed), look for plans from ``b``'s initial
+   fixed, as in every mode), look for plans from ``b``'s initial
    state to ``g(init_a)`` and back.  Both found prove ``g(G_a) = G_b``: the actions commute
    with renaming, so ``g`` maps ``a``'s reachable states onto those reachable from
    ``g(init_a)``, which are ``b``'s when the two states reach each other; and a state is a goal
@@ -59,7 +59,6 @@ from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from ..strips.forced import GoalStates, goal_states
 from ..strips.grounding import StateBudgetExceeded
-from ..strips.symmetry import schema_constants
 from .closure import explicit_goal_states
 
 #: Candidate renamings tried against explicit goal-state sets before giving up.
@@ -185,12 +184,12 @@ def _round_trip_renaming(a: Problem, b: Problem, domain: Domain,
     ``False`` proves nothing.  Candidates also map the atoms reachable with deletes ignored onto
     each other, which two states reaching each other must (relaxed reachability commutes with
     renaming): a truck stays in its city, a bijection that moves it to another is never tried.
-    Objects the action schemas name stay put: renaming them would not commute with the actions.
+    The domain's constants are among ``anchors`` (:func:`~planetarium.equivalence.compare`
+    adds them): renaming them would not commute with the actions.
     """
-    fixed = anchors | (schema_constants(domain.definition) & set(a.objects) & set(b.objects))
     first, second = (problem_graph(p.objects, p.object_types,
                                    ((GOAL, positive), (GOAL_FALSE, negative),
-                                    (REACH, _informative(reached.atoms))), fixed)
+                                    (REACH, _informative(reached.atoms))), anchors)
                      for p, (positive, negative), reached in zip((a, b), (closure_a, closure_b),
                                                                   states, strict=True))
     if first.num_nodes() != second.num_nodes() or not isomorphic(first, second, budget):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from ..pddl.domain import Atom, DomainDef
+from ..pddl.problem import Problem
 
 
 def _swap(atoms: frozenset[Atom], a: str, b: str) -> frozenset[Atom]:
@@ -34,6 +35,15 @@ def schema_constants(domain: DomainDef) -> set[str]:
         for atom in action.precondition + action.add + action.delete:
             names.update(x for x in atom[1:] if not x.startswith("?"))
     return names
+
+
+def domain_constants(domain: DomainDef, a: Problem, b: Problem) -> frozenset[str]:
+    """The objects the domain's action schemas name (its constants, ADL's ``:constants``) that
+    both problems declare: every renaming keeps them, like anchored names, since one that moved
+    a constant would change what the actions do (Definition 2 renames a problem's objects, not
+    the domain's)."""
+    named = schema_constants(domain)
+    return frozenset(named & set(a.objects) & set(b.objects)) if named else frozenset()
 
 
 def interchangeable(objects: dict[str, str], static: Collection[Atom], goal: Collection[Atom],

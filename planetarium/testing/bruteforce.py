@@ -14,6 +14,7 @@ from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from ..strips import exact
 from ..strips.grounding import ground_actions, reachable_states
+from ..strips.symmetry import domain_constants
 
 
 def solvable_by_enumeration(domain: DomainDef, problem: Problem, max_states: int) -> bool | None:
@@ -106,6 +107,7 @@ def equivalent_by_definition(domain: DomainDef, a: Problem, b: Problem, *,
     anchors = frozenset(anchors)
     if any(n not in a.objects or n not in b.objects for n in anchors):
         return False
+    anchors |= domain_constants(domain, a, b)  # the domain's objects: never renamed
     goals_a, atoms_a = _goal_state_sets(domain, a, max_states)
     goals_b, atoms_b = _goal_state_sets(domain, b, max_states)
     if bool(goals_a) != bool(goals_b):
