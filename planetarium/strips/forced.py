@@ -43,7 +43,7 @@ from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from .bitground import BitGrounding
 from .bits import indices as bit_indices
-from .ff import INFINITE, FFHeuristic, greedy_search
+from .ff import INFINITE, FFHeuristic, SearchOutcome, greedy_search
 from .generic import generic_solve, mimir_plan_within
 from .invariants import forced_by_invariant
 from .regression import RegressionBudgetExceeded, regress
@@ -136,16 +136,7 @@ class GoalStates:
         """A reachable state satisfying the literals, by greedy search from the reachable state
         ``start``; ``None`` when the search was exhausted (a proof only when ``start`` is the
         initial state); :class:`ResourceLimitError` past ``max_states`` or the deadline."""
-        goal = positive | (negative << self.n)
-        banned = self._adding(negative & self.monotone)
-        task = replace(self.task, init=self.lift(start), goal=goal)
-        if banned:  # an atom nothing deletes must never be added: its adders are left out
-            never = 1 << (2 * self.n)
-            task = replace(task, pre=tuple(pre | never if i in banned else pre
-                                           for i, pre in enumerate(task.pre)))
-        deadline = _deadline()
-        outcome = greedy_search(task, deadline, max_states or 1 << 62,
-                                self.ff.with_goal(goal, banned))
+        outcome = self._greedy(start, positive, negative, max_states)
         if not outcome.reached:
             return None
         state = start
@@ -155,6 +146,25 @@ class GoalStates:
             state = (state & ~delete) | add
         self._record(state)
         return state
+
+    def plan(self, positive: int, max_states: int) -> list[tuple[str, ...]] | None:
+        """A plan from the initial state to a state holding ``positive``, by :meth:`search`'s
+        greedy search; ``None`` when that search was exhausted, which proves that none exists;
+        :class:`ResourceLimitError` past ``max_states`` or the deadline."""
+        outcome = self._greedy(self.init, positive, 0, max_states)
+        return list(outcome.plan or ()) if outcome.reached else None
+
+    def _greedy(self, start: int, positive: int, negative: int,
+                max_states: int | None) -> SearchOutcome:
+        goal = positive | (negative << self.n)
+        banned = self._adding(negative & self.monotone)
+        task = replace(self.task, init=self.lift(start), goal=goal)
+        if banned:  # an atom nothing deletes must never be added: its adders are left out
+            never = 1 << (2 * self.n)
+            task = replace(task, pre=tuple(pre | never if i in banned else pre
+                                           for i, pre in enumerate(task.pre)))
+        return greedy_search(task, _deadline(), max_states or 1 << 62,
+                             self.ff.with_goal(goal, banned))
 
     def round_trip(self, state: frozenset[Atom], max_states: int) -> bool:
         """Whether plans were found from the initial state to exactly ``state`` and back again:
