@@ -201,3 +201,21 @@ def test_depots_witness_that_brings_another_crate():
     assert moving == {("at", "hoist0", "depot0"), ("at", "hoist1", "distributor0"),
                       ("at", "hoist2", "distributor1"), ("at", "pallet0", "depot0"),
                       ("at", "pallet1", "distributor0"), ("at", "pallet2", "distributor1")}
+
+
+def test_a_plan_on_the_ground_task_validates_and_an_exhausted_search_proves_none(item_deadline):
+    """``GoalStates.plan`` (the solvability check's own search on a kept ground task): its plan
+    passes the validator; on a goal no state holds, the search runs out of states: ``None``."""
+    from planetarium.strips.forced import goal_states
+    from planetarium.strips.validate import validate_plan
+
+    domain = renamed("blocksworld")
+    text = ("(define (problem t) (:domain other-blocksworld) (:objects a b c) (:init"
+            " (on-table b) (on a c) (clear b) (clear a) (on-table c) (arm-empty))"
+            " (:goal (and {})))")
+    solvable = read_problem(text.format("(on c b) (on b a)"), domain.definition)
+    states = goal_states(domain.definition, solvable)
+    plan = states.plan(states.mask(solvable.goal), 10_000)
+    assert plan and validate_plan(domain.definition, solvable, plan).ok
+    impossible = read_problem(text.format("(on a b) (on b a)"), domain.definition)
+    assert states.plan(states.mask(impossible.goal), 10_000) is None
