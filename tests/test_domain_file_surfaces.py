@@ -20,7 +20,7 @@ from planetarium.cli import main
 from planetarium.domains import Domain, register_domain, unregister_domain
 from planetarium.equivalence import PlaceholderSemantics
 from planetarium.errors import DomainNotFoundError
-from planetarium.grading import GradeOptions, grade
+from planetarium.grading import GradeOptions, grade, grade_correct
 from planetarium.pddl.problem import read_problem
 from planetarium.testing.acp_problems import domain_text
 from planetarium.testing.bruteforce import equivalent_by_definition
@@ -172,3 +172,12 @@ def test_the_unsolvable_answer_is_proven_so():
 def test_an_unregistered_domain_without_domain_is_refused_as_input():
     result = grade(TRUTH, TRUTH)
     assert result.status.value == "invalid-input" and "ferry" in result.reason
+
+
+def test_a_domain_given_as_text_is_a_clear_type_error_not_an_internal_error():
+    """``grade(..., domain=<the file's text>)`` is the caller's bug, said at once (with the way to
+    read it), like an ill-typed option, instead of an ``internal-error`` verdict per item."""
+    text = "(define (problem p) (:domain lights) (:objects a) (:init) (:goal (and)))"
+    for call in (grade, grade_correct):
+        with pytest.raises(TypeError, match=r"Domain\.from_pddl"):
+            call(text, text, domain="(define (domain lights) ...)")

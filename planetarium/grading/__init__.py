@@ -75,7 +75,7 @@ def grade(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = 
     """
     check_option_names(overrides)
     return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), deadline, False,
-                    domain)
+                    _checked(domain))
 
 
 def grade_correct(gt: str | PreparedTruth, pred: str, *, options: GradeOptions | None = None,
@@ -92,7 +92,18 @@ def grade_correct(gt: str | PreparedTruth, pred: str, *, options: GradeOptions |
     """
     check_option_names(overrides)
     return _guarded(gt, pred, replace(options or GradeOptions(), **overrides), deadline, True,
-                    domain)
+                    _checked(domain))
+
+
+def _checked(domain: object) -> Domain | None:
+    """``domain`` if it is a :class:`Domain` (or ``None``); anything else is the caller's bug,
+    said at once rather than as an ``internal-error`` verdict per item."""
+    if domain is None or isinstance(domain, Domain):
+        return domain
+    hint = " (read a domain file's text with Domain.from_pddl(text))" if isinstance(domain, str) \
+        else ""
+    raise TypeError(f"domain must be a planetarium.domains.Domain, got {type(domain).__name__}"
+                    f"{hint}")
 
 
 def _guarded(gt: str | PreparedTruth, pred: str, options: GradeOptions,
