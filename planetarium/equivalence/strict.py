@@ -60,6 +60,7 @@ from ..pddl.problem import Problem
 from ..strips.forced import GoalStates, goal_states
 from ..strips.grounding import StateBudgetExceeded
 from .closure import explicit_goal_states
+from .shared_task import rename
 
 #: Candidate renamings tried against explicit goal-state sets before giving up.
 MAX_RENAMINGS = 20_000
@@ -102,13 +103,9 @@ def _maps_onto(states: Iterable[frozenset[Atom]], mapping: dict[str, str], targe
     for count, state in enumerate(states, 1):
         if not count % _CLOCK_EVERY:
             budget.check()
-        if _renamed(state, mapping) not in targets:
+        if rename(state, mapping) not in targets:
             return False
     return True
-
-
-def _renamed(atoms: Iterable[Atom], mapping: dict[str, str]) -> frozenset[Atom]:
-    return frozenset((x[0],) + tuple(mapping[y] for y in x[1:]) for x in atoms)
 
 
 def _raise_timeout(why: str) -> None:
@@ -196,7 +193,7 @@ def _round_trip_renaming(a: Problem, b: Problem, domain: Domain,
         return False
     renamings = _renamings(first, second, len(a.objects), a.objects, b.objects, budget,
                            _raise_timeout)
-    return any(states[1].round_trip(_renamed(a.init, mapping), ROUND_TRIP_STATES)
+    return any(states[1].round_trip(rename(a.init, mapping), ROUND_TRIP_STATES)
                for mapping in islice(renamings, MAX_ROUND_TRIP_RENAMINGS))
 
 

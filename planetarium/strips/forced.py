@@ -182,10 +182,7 @@ class GoalStates:
         """Whether a plan from the reachable state ``start`` to exactly ``target`` was found:
         Mimir's (the ``[planners]`` extra, replayed here), else ours within ``max_states``."""
         negative = self.full & ~target
-        task = replace(self.problem, init=self.unmask(start), goal=self.unmask(target),
-                       negative_goal=self.unmask(negative))
-        plan = mimir_plan_within(self.domain, task, _deadline().within(ROUND_TRIP_MIMIR_S))
-        if plan is not None and self._replay(plan, start, target, negative) is not None:
+        if self._mimir_witness(target, negative, ROUND_TRIP_MIMIR_S, start) is not None:
             return True
         try:
             return self.search(start, target, negative, max_states) is not None
@@ -245,14 +242,18 @@ class GoalStates:
         self._record(state)
         return state
 
-    def _mimir_witness(self, positive: int, negative: int, seconds: float) -> int | None:
-        """A reachable state satisfying the literals from Mimir's plan found within
-        ``seconds`` (the ``[planners]`` extra), replayed here; ``None`` proves nothing.  Mimir's
-        C++ search finds the witnesses that need leaving the goal region (Depots: unstack a
-        crate, carry the one below away, stack it again) many times faster than ours."""
-        goal = replace(self.problem, goal=self.unmask(positive), negative_goal=self.unmask(negative))
-        plan = mimir_plan_within(self.domain, goal, _deadline().within(seconds))
-        return None if plan is None else self._replay(plan, self.init, positive, negative)
+    def _mimir_witness(self, positive: int, negative: int, seconds: float,
+                       start: int | None = None) -> int | None:
+        """A state satisfying the literals, reached from the reachable state ``start`` (default:
+        the initial state) by Mimir's plan found within ``seconds`` (the ``[planners]`` extra)
+        and replayed here; ``None`` proves nothing.  Mimir's C++ search finds the witnesses that
+        need leaving the goal region (Depots: unstack a crate, carry the one below away, stack
+        it again) many times faster than ours."""
+        start = self.init if start is None else start
+        task = replace(self.problem, init=self.unmask(start), goal=self.unmask(positive),
+                       negative_goal=self.unmask(negative))
+        plan = mimir_plan_within(self.domain, task, _deadline().within(seconds))
+        return None if plan is None else self._replay(plan, start, positive, negative)
 
     def explore(self, start: int, positive: int, negative: int) -> list[int]:
         """Goal states reachable from the goal state ``start`` without leaving the goal region
@@ -514,12 +515,23 @@ def _task_key(domain: DomainDef, problem: Problem) -> tuple:
             problem.init)
 
 
+def _kept_for(domain: DomainDef, problem: Problem) -> GoalStates | None:
+    """The kept :class:`GoalStates` of ``problem``'s objects and initial state, made most recent;
+    ``None`` when there is none.  Its domain must be ``domain`` itself (kept alive by it, so the
+    id in the key is that domain's)."""
+    key = _task_key(domain, problem)
+    with _kept_lock:
+        found = _kept.get(key)
+        if found is None or found.domain is not domain:
+            return None
+        _kept.move_to_end(key)
+        return found
+
+
 def ground_task_kept(domain: DomainDef, problem: Problem) -> bool:
     """Whether :func:`goal_states` holds ``problem``'s objects and initial state already (the
     proofs that need a ground task then cost next to nothing)."""
-    with _kept_lock:
-        found = _kept.get(_task_key(domain, problem))
-        return found is not None and found.domain is domain
+    return _kept_for(domain, problem) is not None
 
 
 def goal_states(domain: DomainDef, problem: Problem) -> GoalStates:
@@ -528,16 +540,13 @@ def goal_states(domain: DomainDef, problem: Problem) -> GoalStates:
     second problem with the same objects and initial state skips the grounding.  Keyed on the
     domain object itself (one parsed domain is shared by every grading call) and on the typed
     objects and initial facts; an interrupted grounding keeps nothing."""
-    key = _task_key(domain, problem)
-    with _kept_lock:
-        found = _kept.get(key)
-        if found is not None and found.domain is domain:
-            _kept.move_to_end(key)
-            return found
+    found = _kept_for(domain, problem)
+    if found is not None:
+        return found
     states = GoalStates(domain, replace(problem, goal=frozenset(), negative_goal=frozenset(),
                                         goal_formula=None))
     with _kept_lock:
-        _kept[key] = states
+        _kept[_task_key(domain, problem)] = states
         while len(_kept) > KEPT_TASKS:
             _kept.popitem(last=False)
     return states

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from ..pddl.domain import Atom
+from ..equivalence.shared_task import rename as rename_atoms
 from ..pddl.problem import Problem
 from ..pddl.writer import problem_to_pddl
 
@@ -36,8 +36,9 @@ def renamed(problem: Problem, rng: random.Random, *, rename: bool = True,
 
     return replace(problem, objects=tuple(mapping[problem.objects[i]] for i in order),
                    object_types=tuple(problem.object_types[i] for i in order),
-                   init=_renamed(problem.init, mapping), goal=_renamed(problem.goal, mapping),
-                   negative_goal=_renamed(problem.negative_goal, mapping))
+                   init=rename_atoms(problem.init, mapping),
+                   goal=rename_atoms(problem.goal, mapping),
+                   negative_goal=rename_atoms(problem.negative_goal, mapping))
 
 
 def goal_renamed(problem: Problem, rng: random.Random) -> Problem:
@@ -50,12 +51,8 @@ def goal_renamed(problem: Problem, rng: random.Random) -> Problem:
     for names in by_type.values():
         mapping.update(zip(names, rng.sample(names, len(names)), strict=True))
 
-    return replace(problem, goal=_renamed(problem.goal, mapping),
-                   negative_goal=_renamed(problem.negative_goal, mapping))
-
-
-def _renamed(facts: frozenset[Atom], mapping: dict[str, str]) -> frozenset[Atom]:
-    return frozenset((a[0], *(mapping[x] for x in a[1:])) for a in facts)
+    return replace(problem, goal=rename_atoms(problem.goal, mapping),
+                   negative_goal=rename_atoms(problem.negative_goal, mapping))
 
 
 def render(problem: Problem, rng: random.Random, *, rename: bool = True,
