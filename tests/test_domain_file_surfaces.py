@@ -21,7 +21,9 @@ from planetarium.domains import Domain, register_domain, unregister_domain
 from planetarium.equivalence import PlaceholderSemantics
 from planetarium.errors import DomainNotFoundError
 from planetarium.grading import GradeOptions, grade, grade_correct
+from planetarium.limits import Deadline
 from planetarium.pddl.problem import read_problem
+from planetarium.planning import SolveStatus, check_solvable
 from planetarium.testing.acp_problems import domain_text
 from planetarium.testing.bruteforce import equivalent_by_definition
 
@@ -181,3 +183,20 @@ def test_a_domain_given_as_text_is_a_clear_type_error_not_an_internal_error():
     for call in (grade, grade_correct):
         with pytest.raises(TypeError, match=r"Domain\.from_pddl"):
             call(text, text, domain="(define (domain lights) ...)")
+
+
+def test_solvability_asked_after_the_equivalence_check_is_the_planners_verdict():
+    """Without a closed form, solvability is decided after equivalence (the engine's ground
+    task, plans and proofs are kept by then): the verdict must be the planner's own on the
+    answer alone, an equivalent answer's read off the ground truth's."""
+    domain = Domain.from_pddl(FERRY)
+    for name, gt, pred, anchors in PAIRS:
+        for placeholder, semantics in MODES:
+            result = grade(gt, pred, domain=domain, is_placeholder=placeholder,
+                           anchored_objects=anchors, placeholder_semantics=semantics)
+            alone = check_solvable(domain, domain.read_problem(pred), Deadline.start(10))
+            assert result.solvable is (alone.status is SolveStatus.SOLVABLE), name
+            if result.equivalent:
+                assert "equivalent to the ground truth" in result.solve.reason, name
+            if result.solvable is False:
+                assert result.equivalence.reason.startswith("prediction is unsolvable"), name

@@ -100,3 +100,51 @@ def test_unsolvable_answer_on_a_kept_ground_task_is_refuted_before_the_planner_r
     forget_ground_tasks()
     assert goal_states(gen.domain.definition, truth).compatible  # grading the truth keeps it
     assert solve_or_refute(gen.domain.definition, wrong, Deadline.start(0.3)) is None
+
+
+def test_a_renaming_that_maps_the_truths_goal_into_the_predictions_is_preferred():
+    """Swap's agents look alike in the initial state: any renaming of them keeps it, but only
+    one that also maps the goal lets the kept answer of the truth settle a prediction that adds
+    implied facts (the prediction's own answer is then not searched for)."""
+    gen = GENERATORS["swap"]
+    for seed in range(4):
+        rng = random.Random(seed)
+        truth = gen.problem(rng, gen.acp)
+        statics = sorted(a for a in truth.init if a[0] == "not-eq")[:3]
+        prediction = renamed(replace(truth, goal=truth.goal | frozenset(statics)), rng)
+        renaming = onto_truth(truth, prediction, init_graph(truth), init_graph(prediction))
+        assert renaming is not None
+        assert {(a[0], *(renaming[x] for x in a[1:])) for a in prediction.goal} >= truth.goal
+        forget_ground_tasks()
+        expected = gen.domain.fully_specify(prediction)
+        forget_ground_tasks()
+        states = goal_states(gen.domain.definition, truth)
+        gen.domain.fully_specify(truth)
+        asked = len(states._answers)
+        got = asked_in_truth_names(truth, prediction, init_graph(truth), init_graph(prediction),
+                                   gen.domain.fully_specify, renamed_goal)
+        assert got == expected
+        assert len(states._answers) == asked + 1  # read off the truth's answer: no new search
+
+
+def test_a_goal_state_found_is_a_plan_and_a_goal_known_unreachable_needs_no_search():
+    """The solvability check after the equivalence check: the plan to the goal state the
+    engine found is returned (replayed by the validator in grading), and a goal the engine
+    proved unreachable is refuted from the kept answer."""
+    gen = GENERATORS["depots"]
+    definition = gen.domain.definition
+    truth = gen.problem(random.Random(3), gen.small)
+    unreachable = gen.problem(random.Random(3), gen.small, goal="unreachable")
+    forget_ground_tasks()
+    assert gen.domain.fully_specify(truth) is not None
+    assert gen.domain.fully_specify(unreachable) is None
+    states = goal_states(definition, truth)
+    plan = states.plan(states.mask(truth.goal), max_states=1)  # one state: only a kept plan
+    assert plan is not None
+    state = states.init
+    for step in plan:
+        pre, add, delete = states.ops[states.tables.by_step[tuple(step)]]
+        assert state & pre == pre
+        state = (state & ~delete) | add
+    assert state & states.mask(truth.goal) == states.mask(truth.goal)
+    assert states.plan(states.mask(unreachable.goal), max_states=1) is None

@@ -192,14 +192,14 @@ def _decide(a: Problem, b: Problem, domain: Domain, budget: SearchBudget, is_pla
     if plain:
         goal_a = _kept(memo, "fully_specify", lambda: domain.fully_specify(a))
         budget.check()
-        goal_b = _of_prediction(a, b, domain, init_a, init_b, domain.fully_specify,
+        goal_b = _of_prediction(a, b, domain, (init_a, init_b), anchors, domain.fully_specify,
                                 renamed_goal)
         budget.check()
         neg_a = neg_b = frozenset[Atom]()
     else:
         closure_a = _kept(memo, "literal_closure", lambda: literal_closure(domain, a))
         budget.check()
-        closure_b = _of_prediction(a, b, domain, init_a, init_b,
+        closure_b = _of_prediction(a, b, domain, (init_a, init_b), anchors,
                                    lambda p: literal_closure(domain, p), renamed_closure)
         budget.check()
         goal_a, neg_a = _parts(closure_a)
@@ -239,14 +239,15 @@ def _decide(a: Problem, b: Problem, domain: Domain, budget: SearchBudget, is_pla
                                        budget))
 
 
-def _of_prediction(a: Problem, b: Problem, domain: Domain, init_a: rx.PyDiGraph,
-                   init_b: rx.PyDiGraph, ask: Callable[[Problem], T],
-                   back: Callable[[T, dict[str, str]], T]) -> T:
+def _of_prediction(a: Problem, b: Problem, domain: Domain,
+                   inits: tuple[rx.PyDiGraph, rx.PyDiGraph], anchors: frozenset[str],
+                   ask: Callable[[Problem], T], back: Callable[[T, dict[str, str]], T]) -> T:
     """``ask(b)``; where no closed form covers ``b``, asked of ``b`` in the ground truth's
-    names so that the generic engine grounds the initial state once (:mod:`.shared_task`)."""
+    names so that the generic engine grounds the initial state once (:mod:`.shared_task`;
+    ``inits``: the two initial states' graphs, built with ``anchors``)."""
     if domain.closed_form_covers(b):
         return ask(b)
-    return asked_in_truth_names(a, b, init_a, init_b, ask, back)
+    return asked_in_truth_names(a, b, *inits, ask, back, anchors)
 
 
 def _kept(memo: dict, key: Hashable, compute: Callable[[], T]) -> T:

@@ -188,55 +188,81 @@ def _grade(gt: str | PreparedTruth, pred: str, options: GradeOptions, deadline: 
     except (PDDLSyntaxError, PDDLValidationError, RecursionError) as err:
         return _unparseable(str(err), name, options)
     parse = decided(True)
-
-    solve = SKIPPED if equivalence_first or not options.check_solvable else \
+    # Where the generic engine decides equivalence, it grounds the task and finds goal states
+    # anyway: solvability comes after it at almost no cost (the ground task, its proofs and
+    # plans are kept), where asked first it would pay for a planner run of its own.
+    solve_last = options.check_solvable and (
+        equivalence_first or not domain.closed_form_covers(problem))
+    solve = SKIPPED if solve_last or not options.check_solvable else \
         _solve(domain, problem, deadline)
     anchors = set(options.anchored_objects) | (set(truth.objects) if options.anchor_all else set())
     if solve.value is False and not options.equivalence_for_unsolvable:
-        return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
-                           domain=name, explanation=_explanation(
-                               truth, problem, domain, options, anchors, deadline, None,
-                               solve.reason))
-    try:
-        verdict = compare(truth, problem, domain, is_placeholder=options.is_placeholder,
-                          limits=Limits(deadline),
-                          anchored_objects=anchors,
-                          placeholder_semantics=options.placeholder_semantics,
-                          truth_memo=prepared.memo)
-    except ResourceLimitError as err:
-        equivalence = undecided(Status.TIMEOUT, f"equivalence undecided: {err}")
-    except UnsupportedFeatureError as err:
-        equivalence = undecided(Status.UNSUPPORTED, f"equivalence undecided: {err}")
-    except PlanetariumError as err:
-        equivalence = undecided(Status.INTERNAL_ERROR, f"equivalence failed: {err}")
-    else:
-        equivalence = decided(verdict.equivalent, verdict.reason)
-    if equivalence_first and equivalence.value is True and options.check_solvable:
-        return _solvable_as_the_truth(prepared, equivalence, options, deadline)
+        return _unsolvable(parse, solve, truth, problem, domain, options, anchors, deadline)
+    equivalence = _equivalence(truth, problem, domain, options, anchors, prepared.memo,
+                               _leaving_time_to_solve(deadline) if solve_last
+                               and not equivalence_first else deadline)
+    if solve_last and equivalence.value is True:
+        solve = _solvable_as_the_truth(prepared, deadline)
+    elif solve_last and not equivalence_first:
+        solve = _solve(domain, problem, deadline)
+    if solve.value is False and not options.equivalence_for_unsolvable:
+        return _unsolvable(parse, solve, truth, problem, domain, options, anchors, deadline)
     explanation = None if equivalence.value is None else _explanation(
         truth, problem, domain, options, anchors, deadline, equivalence.value)
     return GradeResult(parse, solve, equivalence, domain=name, explanation=explanation)
 
 
-def _solvable_as_the_truth(prepared: PreparedTruth, equivalence: StageVerdict,
-                           options: GradeOptions, deadline: Deadline) -> GradeResult:
-    """:func:`grade_correct` for an answer found equivalent: it is solvable exactly when the
-    ground truth is, whose verdict is computed once and kept in the prepared truth's memo."""
+#: Share of the time left that the equivalence check may use when solvability is decided after
+#: it: the rest lets the planner still decide where the check runs out of time (an unsolvable
+#: prediction is then still "not equivalent", as when solvability is asked first).
+EQUIVALENCE_SHARE = 0.8
+
+
+def _leaving_time_to_solve(deadline: Deadline) -> Deadline:
+    return deadline.within(EQUIVALENCE_SHARE * deadline.remaining())
+
+
+def _equivalence(truth: Problem, problem: Problem, domain: Domain, options: GradeOptions,
+                 anchors: set[str], memo: dict, deadline: Deadline) -> StageVerdict:
+    """The equivalence stage's verdict: :func:`compare`'s, or why it is undecided."""
+    try:
+        verdict = compare(truth, problem, domain, is_placeholder=options.is_placeholder,
+                          limits=Limits(deadline), anchored_objects=anchors,
+                          placeholder_semantics=options.placeholder_semantics,
+                          truth_memo=memo)
+    except ResourceLimitError as err:
+        return undecided(Status.TIMEOUT, f"equivalence undecided: {err}")
+    except UnsupportedFeatureError as err:
+        return undecided(Status.UNSUPPORTED, f"equivalence undecided: {err}")
+    except PlanetariumError as err:
+        return undecided(Status.INTERNAL_ERROR, f"equivalence failed: {err}")
+    return decided(verdict.equivalent, verdict.reason)
+
+
+def _unsolvable(parse: StageVerdict, solve: StageVerdict, truth: Problem, problem: Problem,
+                domain: Domain, options: GradeOptions, anchors: set[str],
+                deadline: Deadline) -> GradeResult:
+    """The result for a prediction proven unsolvable: not equivalent, for that reason (the
+    module docstring's rule)."""
+    return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
+                       domain=domain.name, explanation=_explanation(
+                           truth, problem, domain, options, anchors, deadline, None,
+                           solve.reason))
+
+
+def _solvable_as_the_truth(prepared: PreparedTruth, deadline: Deadline) -> StageVerdict:
+    """The solvability of an answer found equivalent: it is solvable exactly when the ground
+    truth is, whose verdict is computed once and kept in the prepared truth's memo."""
     assert prepared.domain is not None and prepared.problem is not None  # read without error
-    parse, name = decided(True), prepared.domain.name
     own = prepared.memo.get("solvable")
     if own is None:
         own = _solve(prepared.domain, prepared.problem, deadline)
         if own.status is Status.DECIDED:
             prepared.memo["solvable"] = own
     if own.value is None:
-        return GradeResult(parse, own, equivalence, domain=name)
-    solve = decided(own.value, "equivalent to the ground truth, which is "
-                               f"{'solvable' if own.value else 'unsolvable'}: {own.reason}")
-    if own.value is False and not options.equivalence_for_unsolvable:
-        return GradeResult(parse, solve, decided(False, f"prediction is unsolvable: {solve.reason}"),
-                           domain=name)
-    return GradeResult(parse, solve, equivalence, domain=name)
+        return own
+    return decided(own.value, "equivalent to the ground truth, which is "
+                              f"{'solvable' if own.value else 'unsolvable'}: {own.reason}")
 
 
 def _unparseable(reason: str, domain: str, options: GradeOptions) -> GradeResult:

@@ -31,6 +31,7 @@ from ..limits import Deadline
 from .bits import indices as bit_indices
 from .plan_io import GroundStep
 from .search import GroundTask, _trace
+from .successors import SuccessorIndex
 
 INFINITE = float("inf")
 #: Expansions between two looks at the deadline.
@@ -51,6 +52,8 @@ class FFHeuristic:
         self.pre = [bit_indices(m) for m in task.pre]
         self.add = [bit_indices(m) for m in task.add]
         self.pre_masks = task.pre
+        #: the actions worth testing in a state (shared by the searches this heuristic guides)
+        self.successors = SuccessorIndex(task.pre, task.add, task.delete)
         self.pre_len = [len(p) for p in self.pre]
         self.size = len(task.atoms)
         self._aim(task.goal)
@@ -158,6 +161,7 @@ def greedy_search(task: GroundTask, deadline: Deadline, max_states: int,
     same = merge or (lambda s: s)
     goal = task.goal
     operators = list(zip(task.pre, task.add, task.delete, strict=True))
+    candidates = h.successors.candidates
     start = same(task.init)
     parent: dict[int, tuple[int, int] | None] = {start: None}
     expanded: set[int] = set()
@@ -181,7 +185,8 @@ def greedy_search(task: GroundTask, deadline: Deadline, max_states: int,
         if value == INFINITE:
             continue  # not even delete-relaxed reachable from here: a dead end
         good = set(helpful)
-        for index, (pre, add, delete) in enumerate(operators):
+        for index in candidates(state):
+            pre, add, delete = operators[index]
             if state & pre == pre:
                 succ = same((state & ~delete) | add)
                 if succ in parent:

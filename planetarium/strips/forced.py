@@ -55,6 +55,10 @@ EXPLORE_PATIENCE = 200
 #: The first budgets of the witness search and of the regression per candidate; each later
 #: round multiplies both by :data:`GROWTH`.
 FIRST_SEARCH_STATES = 400
+#: States our search may generate looking for the first goal state before Mimir's takes over:
+#: Mimir's start-up alone (25-50 ms on swap with eight agents) buys our search about 1,000
+#: states there, and its goals of four to eight roles need 450-800.
+FIRST_GOAL_STATES = 1_500
 FIRST_REGRESSION_STATES = 400
 GROWTH = 8
 #: Seconds Mimir may look for a witness per candidate our own search and regression left open
@@ -86,6 +90,9 @@ class GoalStates:
         self.mask, self.lift, self.unmask = tables.mask, tables.lift, tables.unmask
         #: reachable states found so far (bit sets over ``atoms``)
         self.known: list[int] = [self.init]
+        #: plans from the initial state to the states found by a search or replay from there
+        #: (:meth:`plan` answers solvability with them: the first goal state's plan, say)
+        self._plans: dict[int, list[tuple[str, ...]]] = {}
         #: atoms of the goal states found by the :meth:`forced` call under way
         self.goal_union = 0
         self._answers: dict[tuple[int, int], tuple[int | None, int]] = {}
@@ -120,8 +127,12 @@ class GoalStates:
 
     # --- witnesses ----------------------------------------------------------------------------
 
-    def _record(self, state: int) -> None:
+    def _record(self, state: int, plan: Sequence[Sequence[str]] | None = None) -> None:
+        """Keep a reachable state found, and ``plan`` when it leads there from the initial
+        state."""
         self.known.append(state)
+        if plan is not None:
+            self._plans.setdefault(state, [tuple(step) for step in plan])
 
     def _satisfies(self, state: int, positive: int, negative: int) -> bool:
         return state & positive == positive and not state & negative
@@ -144,13 +155,21 @@ class GoalStates:
         for step in outcome.plan or ():
             pre, add, delete = self.ops[by_step[step]]
             state = (state & ~delete) | add
-        self._record(state)
+        self._record(state, outcome.plan if start == self.init else None)
         return state
 
     def plan(self, positive: int, max_states: int) -> list[tuple[str, ...]] | None:
-        """A plan from the initial state to a state holding ``positive``, by :meth:`search`'s
-        greedy search; ``None`` when that search was exhausted, which proves that none exists;
-        :class:`ResourceLimitError` past ``max_states`` or the deadline."""
+        """A plan from the initial state to a state holding ``positive``: one kept from an
+        earlier search (finding a goal state is finding a plan), else :meth:`search`'s greedy
+        search; ``None`` when the goal is known unreachable or that search was exhausted (both
+        proofs); :class:`ResourceLimitError` past ``max_states`` or the deadline."""
+        with self._asking:  # the answers and plans may be growing in another thread
+            for state, steps in self._plans.items():
+                if state & positive == positive:
+                    return list(steps)
+            implied = self._implied_answer(positive, 0)
+        if implied is not None and implied[0] is None:
+            return None
         outcome = self._greedy(self.init, positive, 0, max_states)
         return list(outcome.plan or ()) if outcome.reached else None
 
@@ -180,15 +199,14 @@ class GoalStates:
 
     def _leads_to(self, start: int, target: int, max_states: int) -> bool:
         """Whether a plan from the reachable state ``start`` to exactly ``target`` was found:
-        Mimir's (the ``[planners]`` extra, replayed here), else ours within ``max_states``."""
+        ours within ``max_states`` (most are near: no start-up), else Mimir's (the
+        ``[planners]`` extra, replayed here)."""
         negative = self.full & ~target
-        if self._mimir_witness(target, negative, ROUND_TRIP_MIMIR_S, start) is not None:
-            return True
         try:
-            return self.search(start, target, negative, max_states) is not None
+            return self.search(start, target, negative, max_states) is not None  # or exhausted
         except ResourceLimitError:
             _reraise_if_late()
-            return False
+        return self._mimir_witness(target, negative, ROUND_TRIP_MIMIR_S, start) is not None
 
     def _adding(self, atoms: int) -> set[int]:
         """The ops that add some atom of ``atoms``."""
@@ -199,11 +217,11 @@ class GoalStates:
 
     def _first_goal_state(self, positive: int, negative: int) -> int | None:
         """A reachable goal state, ``None`` when none exists: our search within
-        :data:`FIRST_SEARCH_STATES` (most goals are near: no start-up), then Mimir's search
+        :data:`FIRST_GOAL_STATES` (most goals are near: no start-up), then Mimir's search
         (much faster on long plans, the ``[planners]`` extra) where installed and the goal is
         positive, then ours without a bound."""
         try:
-            return self.search(self.init, positive, negative, FIRST_SEARCH_STATES)
+            return self.search(self.init, positive, negative, FIRST_GOAL_STATES)
         except ResourceLimitError:
             _reraise_if_late()
         plan = None
@@ -239,7 +257,7 @@ class GoalStates:
             state = (state & ~delete) | add
         if not self._satisfies(state, positive, negative):
             return None
-        self._record(state)
+        self._record(state, plan if start == self.init else None)
         return state
 
     def _mimir_witness(self, positive: int, negative: int, seconds: float,
@@ -260,6 +278,7 @@ class GoalStates:
         (breadth-first, bounded: :data:`EXPLORE_STATES`, :data:`EXPLORE_PATIENCE`)."""
         seen = {start}
         frontier = [start]
+        ops, candidates = self.ops, self.ff.successors.candidates
         meet = start
         idle = 0
         while frontier and len(seen) < EXPLORE_STATES and idle < EXPLORE_PATIENCE:
@@ -268,7 +287,8 @@ class GoalStates:
                 if idle >= EXPLORE_PATIENCE or len(seen) >= EXPLORE_STATES:
                     break  # within a layer too: Swap's second layer alone is 400 states
                 check_deadline("exploring the goal states")
-                for pre, add, delete in self.ops:
+                for number in candidates(state):
+                    pre, add, delete = ops[number]
                     if state & pre == pre:
                         succ = (state & ~delete) | add
                         if succ not in seen and self._satisfies(succ, positive, negative):
