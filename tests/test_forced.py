@@ -203,9 +203,11 @@ def test_depots_witness_that_brings_another_crate():
                       ("at", "pallet1", "distributor0"), ("at", "pallet2", "distributor1")}
 
 
-def test_a_plan_on_the_ground_task_validates_and_an_exhausted_search_proves_none(item_deadline):
-    """``GoalStates.plan`` (the solvability check's own search on a kept ground task): its plan
-    passes the validator; on a goal no state holds, the search runs out of states: ``None``."""
+def test_the_plan_to_a_goal_state_found_validates_and_an_unreachable_goal_stays_known(
+        item_deadline):
+    """What the solvability check reads off a kept ground task (``GoalStates.plan_found``,
+    ``known_unreachable``): the plan to the goal state the engine found passes the validator;
+    a goal the engine proved unreachable is known so, and so is any goal that adds to it."""
     from planetarium.strips.forced import goal_states
     from planetarium.strips.validate import validate_plan
 
@@ -215,7 +217,12 @@ def test_a_plan_on_the_ground_task_validates_and_an_exhausted_search_proves_none
             " (:goal (and {})))")
     solvable = read_problem(text.format("(on c b) (on b a)"), domain.definition)
     states = goal_states(domain.definition, solvable)
-    plan = states.plan(states.mask(solvable.goal), 10_000)
+    assert states.plan_found(states.mask(solvable.goal)) is None  # nothing searched yet
+    assert domain.fully_specify(solvable) is not None
+    plan = states.plan_found(states.mask(solvable.goal))
     assert plan and validate_plan(domain.definition, solvable, plan).ok
     impossible = read_problem(text.format("(on a b) (on b a)"), domain.definition)
-    assert states.plan(states.mask(impossible.goal), 10_000) is None
+    assert not states.known_unreachable(states.mask(impossible.goal))
+    assert domain.fully_specify(impossible) is None
+    assert states.known_unreachable(states.mask(impossible.goal))
+    assert states.known_unreachable(states.mask(impossible.goal | {("clear", "c")}))

@@ -92,7 +92,7 @@ class GoalStates:
         self.known: list[int] = [self.init]
         #: plans from the initial state to the states found by a search or replay from there
         #: (:meth:`plan` answers solvability with them: the first goal state's plan, say)
-        self._plans: dict[int, list[tuple[str, ...]]] = {}
+        self._plans: dict[int, list[tuple[str, ...]]] = {self.init: []}
         #: atoms of the goal states found by the :meth:`forced` call under way
         self.goal_union = 0
         self._answers: dict[tuple[int, int], tuple[int | None, int]] = {}
@@ -158,20 +158,21 @@ class GoalStates:
         self._record(state, outcome.plan if start == self.init else None)
         return state
 
-    def plan(self, positive: int, max_states: int) -> list[tuple[str, ...]] | None:
-        """A plan from the initial state to a state holding ``positive``: one kept from an
-        earlier search (finding a goal state is finding a plan), else :meth:`search`'s greedy
-        search; ``None`` when the goal is known unreachable or that search was exhausted (both
-        proofs); :class:`ResourceLimitError` past ``max_states`` or the deadline."""
-        with self._asking:  # the answers and plans may be growing in another thread
-            for state, steps in self._plans.items():
-                if state & positive == positive:
-                    return list(steps)
+    def plan_found(self, positive: int) -> list[tuple[str, ...]] | None:
+        """A plan from the initial state to a state holding ``positive`` among those the
+        searches so far found (finding a goal state is finding a plan); ``None`` when none
+        did (which proves nothing)."""
+        for state, steps in list(self._plans.items()):  # a copy: searches may add to it
+            if state & positive == positive:
+                return list(steps)
+        return None
+
+    def known_unreachable(self, positive: int) -> bool:
+        """Whether an answer kept proves that no reachable state holds ``positive`` (a goal
+        found unreachable with no more atoms than it)."""
+        with self._asking:  # the answers may be growing in another thread
             implied = self._implied_answer(positive, 0)
-        if implied is not None and implied[0] is None:
-            return None
-        outcome = self._greedy(self.init, positive, 0, max_states)
-        return list(outcome.plan or ()) if outcome.reached else None
+        return implied is not None and implied[0] is None
 
     def _greedy(self, start: int, positive: int, negative: int,
                 max_states: int | None) -> SearchOutcome:
