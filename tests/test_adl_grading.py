@@ -109,16 +109,19 @@ KINDS = """(define (domain kinds) (:requirements :strips :typing)
 def test_a_renaming_never_moves_a_constant_of_the_domain(placeholder):
     """Swapping a and b together with the constant ``hot`` and the object ``mild`` maps one
     initial state and goal onto the other, but ``heat`` names ``hot``: only a can be heated,
-    so seeing b and seeing a are different tasks — for the grader and for the brute-force
-    referee, which keep the domain's constants in place in every mode."""
+    so seeing b and seeing a are different tasks — for the grader, its explanation and the
+    brute-force referee, which keep the domain's constants in place in every mode."""
     from planetarium.limits import deadline_for
     from planetarium.testing.bruteforce import equivalent_by_definition
 
     domain = Domain.from_pddl(KINDS)
     text = ("(define (problem p) (:domain kinds) (:objects a b - thing mild - kind)"
             " (:init (is a hot) (is b mild)) (:goal (seen {})))")
-    result = grade(text.format("b"), text.format("a"), domain=domain, is_placeholder=placeholder)
+    result = grade(text.format("b"), text.format("a"), domain=domain, is_placeholder=placeholder,
+                   explain=True)
     assert (result.status, result.equivalent) == (Status.DECIDED, False), result.reason
+    explained = result.explanation.to_dict()  # its best renaming keeps the constant too
+    assert explained["renaming"]["hot"] == "hot" and explained["goal"]["missing"], explained
     truth, prediction = (domain.read_problem(text.format(x)) for x in "ba")
     with deadline_for(10).applied():
         assert not equivalent_by_definition(domain.definition, truth, prediction,

@@ -59,6 +59,7 @@ from ..limits import Deadline, check_deadline, deadline_for, required
 from ..pddl.domain import Atom
 from ..pddl.problem import Problem
 from ..pddl.writer import atom_to_pddl
+from ..strips.symmetry import domain_constants
 from . import PAPER, REACHABLE_GOAL_STATES, Limits, compare
 from .closure import literal_closure
 from .explanation import (
@@ -348,7 +349,10 @@ def _explain(a: Problem, b: Problem, domain: Domain, kind: str, is_placeholder: 
     """:func:`explain`, with ``deadline`` in force."""
     anchors = frozenset(anchored_objects)
     mode = (STRICT_PLACEHOLDER if strict else PLACEHOLDER) if is_placeholder else IDENTITY
-    builder = _Builder(a, b, domain, anchors, deadline, mode)
+    # the domain's constants stay put as in every verdict: a renaming that moved one could
+    # explain away a difference in what the actions do (reported anchors stay the caller's)
+    builder = _Builder(a, b, domain, anchors | domain_constants(domain.definition, a, b),
+                       deadline, mode)
     budget = SearchBudget(None, deadline)
     try:
         goal_a, goal_b = _goals(domain, a, b)

@@ -486,8 +486,10 @@ class GoalStates:
         :data:`EXCLUDERS` stand-ins closest by FF from the initial state are tried in turn by
         our search (a quarter of ``max_states`` each: near ones are found in tens of states)
         and, for the first :data:`MIMIR_EXCLUDERS` where it gives up, by Mimir's (the
-        ``[planners]`` extra, ``seconds`` each, at most twice :data:`MIMIR_WITNESS_S`: it takes
-        0.05-0.15 s where ours needs thousands of states, or fails however long it runs)."""
+        ``[planners]`` extra, ``seconds`` each, at most the larger of twice
+        :data:`MIMIR_WITNESS_S` and half of ``seconds``: it takes 0.05-0.3 s where ours needs
+        thousands of states, or fails however long it runs; Depots' crate brought under
+        another needed 0.24-0.27 s, so a fixed cap of 0.2 s left it to the slow rounds)."""
         start = self.lift(self.init)
         ranked = []
         for q in bit_indices(self.mutex_with(bit) & ~self.mutex_with(positive)
@@ -503,8 +505,8 @@ class GoalStates:
                 _reraise_if_late()
                 found = None
                 if rank < MIMIR_EXCLUDERS:
-                    found = self._mimir_witness(goal, negative,
-                                                min(seconds, 2 * MIMIR_WITNESS_S))
+                    found = self._mimir_witness(goal, negative, min(
+                        seconds, max(2 * MIMIR_WITNESS_S, seconds / 2)))
             if found is not None and self._satisfies(found, positive, negative | bit):
                 return found
         return None
