@@ -43,6 +43,7 @@ from ..pddl.domain import Atom, DomainDef
 from ..pddl.problem import Problem
 from .bitground import BitGrounding
 from .bits import indices as bit_indices
+from .conjunctions import pair_mutexes
 from .ff import INFINITE, FFHeuristic, SearchOutcome, greedy_search
 from .generic import generic_solve, mimir_plan_within
 from .invariants import forced_by_invariant
@@ -66,6 +67,9 @@ GROWTH = 8
 MIMIR_WITNESS_S = 0.1
 #: Seconds Mimir may look for each plan of a round trip between two states.
 ROUND_TRIP_MIMIR_S = 1.0
+#: Goal atoms whose pairs :meth:`GoalStates.pair_mutex_with` compiles (45 pairs of ten: each
+#: costs one h^2 fixpoint, 3-5 ms on ACPBench's Depots).
+PAIR_ATOMS = 10
 #: Positive stand-ins for a false atom tried per round (``GoalStates._witness_via_excluder``).
 EXCLUDERS = 8
 #: Of those, how many Mimir's search tries too.
@@ -96,6 +100,8 @@ class GoalStates:
         #: atoms of the goal states found by the :meth:`forced` call under way
         self.goal_union = 0
         self._answers: dict[tuple[int, int], tuple[int | None, int]] = {}
+        #: per pair of atoms (a bit set), the atoms that never hold with both
+        self._pairs: dict[int, int] = {}
         self._asking = threading.RLock()
 
     # --- bits ---------------------------------------------------------------------------------
@@ -385,8 +391,9 @@ class GoalStates:
         proven = meet & (positive | ~self.changing)
         open_ = meet & ~proven
         budget = (FIRST_SEARCH_STATES, FIRST_REGRESSION_STATES)
+        by_pairs, paired = 0, None  # atoms false in goal states by pairs of atoms true there
         while open_:
-            open_, proven = self._invariant_fixpoint(open_, proven, positive, negative)
+            open_, proven = self._invariant_fixpoint(open_, proven, positive, negative, by_pairs)
             undecided = 0
             for atom in bit_indices(open_):
                 bit = 1 << atom
@@ -403,6 +410,16 @@ class GoalStates:
                     proven |= bit
                     break  # atoms mutex with it are now false in goal states: invariants first
             if open_ and undecided == open_:
+                if paired != proven:  # before searching longer: proofs about three atoms
+                    remaining = open_
+                    while paired != proven and remaining:  # each proof adds pairs
+                        paired = proven
+                        by_pairs = self.pair_mutex_with(positive, proven)
+                        remaining, proven = self._invariant_fixpoint(remaining, proven, positive,
+                                                                     negative, by_pairs)
+                    if remaining != open_:
+                        open_ = remaining
+                        continue
                 budget = (budget[0] * GROWTH, budget[1] * GROWTH)
                 if budget[0] > FIRST_SEARCH_STATES * GROWTH:
                     start = self.init
@@ -425,15 +442,34 @@ class GoalStates:
                 found |= 1 << atom if witness is None else witness
         return found
 
-    def _invariant_fixpoint(self, open_: int, proven: int, positive: int,
-                            negative: int) -> tuple[int, int]:
+    def pair_mutex_with(self, first: int, then: int = 0) -> int:
+        """The atoms that never hold together with some two atoms of ``first | then`` (h^2 on
+        the task with the pair made an atom: :mod:`.conjunctions`), over the first
+        :data:`PAIR_ATOMS` atoms some action changes, those of ``first`` first; each pair's
+        answer is kept."""
+        changing = (bit_indices(first & self.changing)
+                    + bit_indices(then & ~first & self.changing))[:PAIR_ATOMS]
+        out = 0
+        for i, x in enumerate(changing):
+            for y in changing[i + 1:]:
+                key = (1 << x) | (1 << y)
+                if key not in self._pairs:
+                    self._pairs[key] = pair_mutexes(self.ops, self.init, self.changing, self.n,
+                                                    x, y)
+                out |= self._pairs[key]
+        return out
+
+    def _invariant_fixpoint(self, open_: int, proven: int, positive: int, negative: int,
+                            also_false: int = 0) -> tuple[int, int]:
         """Open atoms an at-least-one invariant proves true in every goal state move to
         ``proven``; each proof makes more atoms false in goal states, so it repeats until none
-        is found.  Returns the new ``(open_, proven)``."""
+        is found.  ``also_false``: atoms known false in every goal state besides those h^2
+        excludes.  Returns the new ``(open_, proven)``."""
         progress = True
         while progress and open_:
             progress = False
-            false_in_goals = (negative | self.mutex_with(positive | proven)) & self.full
+            false_in_goals = (negative | also_false
+                              | self.mutex_with(positive | proven)) & self.full
             for atom in bit_indices(open_):
                 if forced_by_invariant(atom, self.ops, self.deleters, self.init, false_in_goals,
                                        self.compatible):
