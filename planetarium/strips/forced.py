@@ -15,7 +15,10 @@ domain's problems get that here, each atom settled by a witness or a proof:
    then Mimir's, and Mimir's search for the literals themselves (the ``[planners]`` extra; its
    plan is replayed here, its failure proves nothing);
 3. **proofs** for the rest: an at-least-one invariant (:mod:`.invariants`) whose other members
-   are mutex with the goal; then regression with h^2 pruning (:mod:`.regression`), which is
+   are mutex with the goal (h^2), or, when the first round leaves atoms open, with a pair of
+   atoms true in every goal state (:mod:`.conjunctions`: Depots' "crate 2 on crate 1" and
+   "crate 1 at depot 0" exclude every other place of crate 2, which no single atom does); then
+   regression with h^2 pruning (:mod:`.regression`), which is
    complete and usually tiny when the literals are unreachable.  Each atom proven true makes the
    atoms mutex with it false in every goal state, so proofs are retried after each success.
    What neither settles goes back to search and regression with growing budgets, until the
