@@ -394,9 +394,9 @@ class GoalStates:
         proven = meet & (positive | ~self.changing)
         open_ = meet & ~proven
         budget = (FIRST_SEARCH_STATES, FIRST_REGRESSION_STATES)
-        by_pairs, paired = 0, None  # atoms false in goal states by pairs of atoms true there
+        pairs = False  # whether the proofs also use pairs of atoms true in goal states
         while open_:
-            open_, proven = self._invariant_fixpoint(open_, proven, positive, negative, by_pairs)
+            open_, proven = self._invariant_fixpoint(open_, proven, positive, negative, pairs)
             undecided = 0
             for atom in bit_indices(open_):
                 bit = 1 << atom
@@ -413,13 +413,10 @@ class GoalStates:
                     proven |= bit
                     break  # atoms mutex with it are now false in goal states: invariants first
             if open_ and undecided == open_:
-                if paired != proven:  # before searching longer: proofs about three atoms
-                    remaining = open_
-                    while paired != proven and remaining:  # each proof adds pairs
-                        paired = proven
-                        by_pairs = self.pair_mutex_with(positive, proven)
-                        remaining, proven = self._invariant_fixpoint(remaining, proven, positive,
-                                                                     negative, by_pairs)
+                if not pairs:  # before searching longer: proofs about three atoms
+                    pairs = True
+                    remaining, proven = self._invariant_fixpoint(open_, proven, positive,
+                                                                 negative, pairs)
                     if remaining != open_:
                         open_ = remaining
                         continue
@@ -463,16 +460,19 @@ class GoalStates:
         return out
 
     def _invariant_fixpoint(self, open_: int, proven: int, positive: int, negative: int,
-                            also_false: int = 0) -> tuple[int, int]:
+                            pairs: bool = False) -> tuple[int, int]:
         """Open atoms an at-least-one invariant proves true in every goal state move to
         ``proven``; each proof makes more atoms false in goal states, so it repeats until none
-        is found.  ``also_false``: atoms known false in every goal state besides those h^2
-        excludes.  Returns the new ``(open_, proven)``."""
+        is found.  ``pairs``: atoms that never hold with two atoms true in goal states count as
+        false there too (:meth:`pair_mutex_with`; each proof adds pairs).  Returns the new
+        ``(open_, proven)``."""
         progress = True
         while progress and open_:
             progress = False
-            false_in_goals = (negative | also_false
-                              | self.mutex_with(positive | proven)) & self.full
+            false_in_goals = negative | self.mutex_with(positive | proven)
+            if pairs:
+                false_in_goals |= self.pair_mutex_with(positive, proven)
+            false_in_goals &= self.full
             for atom in bit_indices(open_):
                 if forced_by_invariant(atom, self.ops, self.deleters, self.init, false_in_goals,
                                        self.compatible):
